@@ -1,0 +1,43 @@
+#pragma once
+// Tensor files: Matrix Market (.mtx) and FROSTT (.tns). Every malformed input raises Error with
+// the file name and line number; nothing is silently truncated.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "siskin/tensor.hpp"
+
+namespace siskin {
+
+struct ReadOptions {
+    /// Storage format; default: csr for matrices (coordinate files), dense for array files,
+    /// coo for .tns.
+    std::optional<Format> format;
+    /// Fill value; default zero of the type (false for pattern).
+    std::optional<Scalar> fill;
+    /// Value type; default float64 for real, int64 for integer, bool for pattern.
+    std::optional<ValueType> type;
+    /// Shape for .tns files without a shape header (default: largest coordinate per mode).
+    std::optional<std::vector<int64_t>> shape;
+    Duplicates duplicates = Duplicates::Sum;
+};
+
+Tensor read_matrix_market(const std::string& path, const ReadOptions& options = {});
+/// Writes coordinate format for sparse tensors, array format for dense ones (1-D as n x 1).
+void write_matrix_market(const Tensor& t, const std::string& path);
+
+Tensor read_frostt(const std::string& path, const ReadOptions& options = {});
+/// Writes a "# shape: n1 n2 ..." header comment, then one 1-based entry per line.
+void write_frostt(const Tensor& t, const std::string& path);
+
+/// Chooses by extension: .mtx or .tns; throws Error for anything else.
+Tensor read_tensor(const std::string& path, const ReadOptions& options = {});
+void write_tensor(const Tensor& t, const std::string& path);
+
+/// Stream forms (the name is used in error messages).
+Tensor read_matrix_market(std::istream& in, const std::string& name, const ReadOptions& options = {});
+Tensor read_frostt(std::istream& in, const std::string& name, const ReadOptions& options = {});
+
+} // namespace siskin

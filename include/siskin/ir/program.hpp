@@ -1,0 +1,177 @@
+#pragma once
+// The program IR: concrete index notation. Immutable nodes shared through shared_ptr<const>.
+//
+// Semantics (dense): a program runs every statement on dense arrays in which each unstored
+// element equals its tensor's fill. Every tensor that is assigned anywhere is an output; outputs
+// start as all-fill before the program runs (an implicit declare). `for i` runs i over 0..n-1 with
+// n inferred from the accesses indexed by i (or over lo..hi-1 when given). `A[..] op= e` combines
+// the old element with e by the binary operator op; `A[..] = e` overwrites. `let x = e` binds a
+// scalar for its body; `if c` runs its branch where c is true. Coordinates are 0-based.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "siskin/value.hpp"
+
+namespace siskin::ir {
+
+struct Position {
+    int line = 0;   // 1-based in the program text; 0 for nodes built in C++
+    int column = 0;
+};
+
+enum class ExprKind { Literal, Index, Variable, Access, Call };
+enum class StmtKind { For, Assign, If, Let, Block };
+
+struct ExprNode {
+    const ExprKind kind;
+    Position pos;
+    explicit ExprNode(ExprKind k, Position p = {}) : kind(k), pos(p) {}
+    virtual ~ExprNode() = default;
+    template <class T> const T* as() const {
+        return kind == T::static_kind ? static_cast<const T*>(this) : nullptr;
+    }
+};
+using Expr = std::shared_ptr<const ExprNode>;
+
+struct StmtNode {
+    const StmtKind kind;
+    Position pos;
+    explicit StmtNode(StmtKind k, Position p = {}) : kind(k), pos(p) {}
+    virtual ~StmtNode() = default;
+    template <class T> const T* as() const {
+        return kind == T::static_kind ? static_cast<const T*>(this) : nullptr;
+    }
+};
+using Stmt = std::shared_ptr<const StmtNode>;
+
+/// A constant: `3`, `2.5`, `true`, `inf`, `nan`, `int8(3)`.
+struct Literal final : ExprNode {
+    static constexpr ExprKind static_kind = ExprKind::Literal;
+    Scalar value;
+    Literal(Scalar v, Position p = {}) : ExprNode(static_kind, p), value(v) {}
+    static Expr make(Scalar v, Position p = {}) { return std::make_shared<Literal>(v, p); }
+};
+
+/// A loop index used as a coordinate or as a value (int64).
+struct Index final : ExprNode {
+    static constexpr ExprKind static_kind = ExprKind::Index;
+    std::string name;
+    Index(std::string n, Position p = {}) : ExprNode(static_kind, p), name(std::move(n)) {}
+    static Expr make(std::string n, Position p = {}) {
+        return std::make_shared<Index>(std::move(n), p);
+    }
+};
+
+/// A scalar bound by `let`.
+struct Variable final : ExprNode {
+    static constexpr ExprKind static_kind = ExprKind::Variable;
+    std::string name;
+    Variable(std::string n, Position p = {}) : ExprNode(static_kind, p), name(std::move(n)) {}
+    static Expr make(std::string n, Position p = {}) {
+        return std::make_shared<Variable>(std::move(n), p);
+    }
+};
+
+/// `A[i, j]`: an element of a named tensor. `protocols[k]` is the access protocol requested for
+/// index k ("" = the level's default; "walk", "gallop", "follow" as in `x[gallop(i)]`).
+struct Access final : ExprNode {
+    static constexpr ExprKind static_kind = ExprKind::Access;
+    std::string tensor;
+    std::vector<Expr> indices;
+    std::vector<std::string> protocols; // same length as indices
+    Access(std::string t, std::vector<Expr> idx, std::vector<std::string> protos, Position p = {});
+    static std::shared_ptr<const Access> make(std::string t, std::vector<Expr> idx,
+                                              std::vector<std::string> protos = {},
+                                              Position p = {});
+};
+
+/// A named operator from the registry applied to arguments: `add(a, b)`, written `a + b` too.
+struct Call final : ExprNode {
+    static constexpr ExprKind static_kind = ExprKind::Call;
+    std::string op;
+    std::vector<Expr> args;
+    Call(std::string o, std::vector<Expr> a, Position p = {})
+        : ExprNode(static_kind, p), op(std::move(o)), args(std::move(a)) {}
+    static Expr make(std::string o, std::vector<Expr> a, Position p = {}) {
+        return std::make_shared<Call>(std::move(o), std::move(a), p);
+    }
+};
+
+/// `for i { body }` (extent inferred) or `for i in lo:hi { body }`.
+struct For final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::For;
+    std::string index;
+    Expr lo, hi; // both null when inferred
+    Stmt body;
+    For(std::string i, Expr l, Expr h, Stmt b, Position p = {})
+        : StmtNode(static_kind, p), index(std::move(i)), lo(std::move(l)), hi(std::move(h)),
+          body(std::move(b)) {}
+    static Stmt make(std::string i, Stmt b, Expr lo = nullptr, Expr hi = nullptr, Position p = {}) {
+        return std::make_shared<For>(std::move(i), std::move(lo), std::move(hi), std::move(b), p);
+    }
+};
+
+/// `lhs = rhs` (op empty) or `lhs op= rhs` with op a binary operator name ("add" for +=).
+struct Assign final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::Assign;
+    std::shared_ptr<const Access> lhs;
+    std::string op;
+    Expr rhs;
+    Assign(std::shared_ptr<const Access> l, std::string o, Expr r, Position p = {})
+        : StmtNode(static_kind, p), lhs(std::move(l)), op(std::move(o)), rhs(std::move(r)) {}
+    static Stmt make(std::shared_ptr<const Access> l, std::string o, Expr r, Position p = {}) {
+        return std::make_shared<Assign>(std::move(l), std::move(o), std::move(r), p);
+    }
+};
+
+/// `if cond { then } else { otherwise }`; otherwise may be null.
+struct If final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::If;
+    Expr cond;
+    Stmt then_body, else_body;
+    If(Expr c, Stmt t, Stmt e, Position p = {})
+        : StmtNode(static_kind, p), cond(std::move(c)), then_body(std::move(t)),
+          else_body(std::move(e)) {}
+    static Stmt make(Expr c, Stmt t, Stmt e = nullptr, Position p = {}) {
+        return std::make_shared<If>(std::move(c), std::move(t), std::move(e), p);
+    }
+};
+
+/// `let x = value { body }`: x is visible in body only.
+struct Let final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::Let;
+    std::string name;
+    Expr value;
+    Stmt body;
+    Let(std::string n, Expr v, Stmt b, Position p = {})
+        : StmtNode(static_kind, p), name(std::move(n)), value(std::move(v)), body(std::move(b)) {}
+    static Stmt make(std::string n, Expr v, Stmt b, Position p = {}) {
+        return std::make_shared<Let>(std::move(n), std::move(v), std::move(b), p);
+    }
+};
+
+/// Statements run in order.
+struct Block final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::Block;
+    std::vector<Stmt> stmts;
+    Block(std::vector<Stmt> s, Position p = {}) : StmtNode(static_kind, p), stmts(std::move(s)) {}
+    static Stmt make(std::vector<Stmt> s, Position p = {}) {
+        return std::make_shared<Block>(std::move(s), p);
+    }
+};
+
+struct Program {
+    Stmt body;
+    /// Tensors assigned anywhere in the program, in order of first assignment.
+    std::vector<std::string> outputs() const;
+    /// Tensors only read, in order of first appearance.
+    std::vector<std::string> inputs() const;
+};
+
+/// Structural equality (positions ignored).
+bool equal(const Expr& a, const Expr& b);
+bool equal(const Stmt& a, const Stmt& b);
+inline bool equal(const Program& a, const Program& b) { return equal(a.body, b.body); }
+
+} // namespace siskin::ir

@@ -1,0 +1,28 @@
+#pragma once
+// The dense reference evaluator: the test oracle. It runs any program with dense semantics,
+// visiting every coordinate and reading unstored elements as the fill; simple enough to be
+// obviously right, never fast.
+#include <map>
+#include <string>
+
+#include "siskin/ir/program.hpp"
+#include "siskin/tensor.hpp"
+
+namespace siskin {
+
+/// What an output should look like. Unset parts are inferred: shape from the loop extents,
+/// type from the assigned values, fill from the program applied to the input fills (the
+/// reduction operator's identity for outputs only reduced into), format dense.
+struct OutputSpec {
+    std::optional<Format> format;
+    std::optional<Scalar> fill;
+    std::optional<ValueType> type;
+    std::optional<std::vector<int64_t>> shape;
+};
+
+/// Runs `program` on `inputs`, returning every output by name.
+std::map<std::string, Tensor> evaluate_reference(const ir::Program& program,
+                                                 const std::map<std::string, const Tensor*>& inputs,
+                                                 const std::map<std::string, OutputSpec>& outputs = {});
+
+} // namespace siskin

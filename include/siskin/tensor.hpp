@@ -1,0 +1,96 @@
+#pragma once
+// A tensor: shape, value type, fill value and a tree of levels holding the stored entries.
+// Dense semantics: every coordinate that is not stored holds the fill value.
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "siskin/buffer.hpp"
+#include "siskin/format.hpp"
+#include "siskin/value.hpp"
+
+namespace siskin {
+
+/// Entries given as coordinates and values, in any order. coords holds ndims numbers per entry.
+struct CoordinateList {
+    int ndims = 0;
+    std::vector<int64_t> coords;
+    std::vector<Scalar> values;
+    int64_t size() const { return static_cast<int64_t>(values.size()); }
+    void add(std::span<const int64_t> coordinate, const Scalar& value);
+};
+
+enum class Duplicates { Sum, Reject };
+
+/// The buffers of one level, named by its level format (e.g. "pos", "crd", or "crd0".."crdN").
+struct LevelStorage {
+    LevelSpec spec;
+    std::vector<std::string> names;
+    std::vector<Buffer> buffers;
+    Buffer& buffer(std::string_view name);
+    const Buffer& buffer(std::string_view name) const;
+};
+
+class Tensor {
+public:
+    /// An empty tensor: every element is the fill value.
+    Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format);
+
+    /// Builds from coordinates in any order. Duplicates are summed (or rejected with
+    /// Duplicates::Reject); coordinates out of range are rejected. Entries equal to the fill are
+    /// kept as explicit entries in sparse levels (they still read as the fill).
+    static Tensor from_coordinates(std::vector<int64_t> shape, ValueType type, Scalar fill,
+                                   Format format, const CoordinateList& entries,
+                                   Duplicates duplicates = Duplicates::Sum);
+    /// Builds from a row-major dense array; elements equal to the fill are not stored.
+    static Tensor from_dense(std::vector<int64_t> shape, ValueType type, Scalar fill,
+                             Format format, std::span<const Scalar> values);
+
+    /// Row-major dense copy, the fill where nothing is stored.
+    std::vector<Scalar> to_dense() const;
+    /// The element at a coordinate (the fill when not stored). Throws Error when out of range.
+    Scalar at(std::span<const int64_t> coordinate) const;
+    Scalar at(std::initializer_list<int64_t> coordinate) const {
+        return at(std::span<const int64_t>(coordinate.begin(), coordinate.size()));
+    }
+    /// Number of entries the levels store (for dense levels, every position).
+    int64_t stored() const;
+    /// Visits stored entries in storage order, with their coordinates in tensor dimension order.
+    void for_each_stored(
+        const std::function<void(std::span<const int64_t>, const Scalar&)>& visit) const;
+    /// The same values in another format (a runtime copy; the compiler brings a compiled one).
+    Tensor convert(const Format& format) const;
+
+    /// Equality under dense semantics: same shape and every element the same value (NaN equals
+    /// NaN; a stored entry equal to the fill equals an unstored one). Types must match.
+    bool equals(const Tensor& other) const;
+    /// Human-readable: header line, then the dense grid for small tensors or the stored entries.
+    std::string to_string(int64_t max_elements = 400) const;
+
+    const std::vector<int64_t>& shape() const { return shape_; }
+    int ndims() const { return static_cast<int>(shape_.size()); }
+    ValueType type() const { return type_; }
+    const Scalar& fill() const { return fill_; }
+    const Format& format() const { return format_; }
+
+    int num_levels() const { return static_cast<int>(levels_.size()); }
+    LevelStorage& level(int k) { return levels_.at(k); }
+    const LevelStorage& level(int k) const { return levels_.at(k); }
+    /// The leaf's values (empty for a pattern leaf).
+    Buffer& values() { return values_; }
+    const Buffer& values() const { return values_; }
+
+private:
+    std::vector<int64_t> shape_;
+    ValueType type_;
+    Scalar fill_;
+    Format format_;
+    std::vector<LevelStorage> levels_;
+    Buffer values_;
+};
+
+} // namespace siskin
