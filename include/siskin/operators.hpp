@@ -17,8 +17,6 @@ class Operator {
 public:
     std::string name;       // "add", "mul", "max", "lt", "ifelse", ...
     int arity = 2;          // number of arguments
-    std::string symbol;     // infix/prefix spelling in program text ("+", "<", "!"), or "" for name(args)
-    int precedence = 0;     // binding strength of `symbol` in program text; higher binds tighter
 
     bool commutative = false;
     bool associative = false;
@@ -52,8 +50,6 @@ public:
 const Operator& find_operator(std::string_view name);
 /// nullptr when unknown.
 const Operator* lookup_operator(std::string_view name);
-/// The operator spelled by an infix/prefix symbol with that arity ("+" 2 -> add, "-" 1 -> neg).
-const Operator* lookup_symbol(std::string_view symbol, int arity);
 /// Adds or replaces an operator; throws Error when it is malformed (no evaluate, bad arity).
 void register_operator(Operator op);
 std::vector<std::string> operator_names();
