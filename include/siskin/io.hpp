@@ -21,6 +21,9 @@ struct ReadOptions {
     std::optional<ValueType> type;
     /// Shape for .tns files without a shape header (default: largest coordinate per mode).
     std::optional<std::vector<int64_t>> shape;
+    /// Dimensions wanted from a Matrix Market file: 2 (default), or 1 to read an n x 1 or 1 x n
+    /// matrix as a vector (anything else is then an error).
+    std::optional<int> ndims;
     Duplicates duplicates = Duplicates::Sum;
 };
 

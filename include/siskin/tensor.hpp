@@ -1,6 +1,8 @@
 #pragma once
 // A tensor: shape, value type, fill value and a tree of levels holding the stored entries.
 // Dense semantics: every coordinate that is not stored holds the fill value.
+// A 0-dimensional tensor (shape {}) is a scalar: no levels and one value.
+// A tensor with a Pattern leaf has type bool, fill false, and no values buffer.
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
