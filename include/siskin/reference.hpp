@@ -3,6 +3,8 @@
 // visiting every coordinate and reading unstored elements as the fill; simple enough to be
 // obviously right, never fast.
 #include <map>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "siskin/ir/program.hpp"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages siskin needs when any is missing (as root), then returns.
+# Usage: scripts/deps.sh [build|test|bench]
+set -euo pipefail
+packages=(cmake ninja-build g++ gcc make pkg-config ccache
+          libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
+case "${1:-build}" in
+  test) packages+=(libgtest-dev) ;;
+  bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
+                    python3-sparse python3-matplotlib libgraphblas-dev) ;;
+esac
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "siskin needs these Debian packages: ${missing[*]}" >&2
+  echo "install them with: sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,239 @@
+// The dense reference evaluator: a direct interpreter of the program IR over dense working copies
+// of the outputs. Inputs are read element by element through Tensor::at, so unstored elements read
+// as their tensor's fill. No cleverness here on purpose: this is the oracle the compiler is tested
+// against.
+#include "siskin/reference.hpp"
+
+#include <fmt/format.h>
+
+#include "siskin/error.hpp"
+#include "siskin/ir/verify.hpp"
+#include "siskin/operators.hpp"
+#include "passes/output_fill.hpp"
+
+namespace siskin {
+
+namespace {
+
+using namespace ir;
+
+struct Output {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> strides; // row-major
+    ValueType type;
+    Scalar fill;
+    std::vector<Scalar> values;
+};
+
+class Interpreter {
+public:
+    Interpreter(const std::map<std::string, const Tensor*>& inputs,
+                std::map<std::string, Output>& outputs, const std::map<std::string, int64_t>& extents)
+        : inputs_(inputs), outputs_(outputs), extents_(extents) {}
+
+    void run(const Stmt& s) {
+        switch (s->kind) {
+        case StmtKind::Block:
+            for (const auto& child : s->as<Block>()->stmts) run(child);
+            return;
+        case StmtKind::For: return run_for(*s->as<For>());
+        case StmtKind::Assign: return run_assign(*s->as<Assign>());
+        case StmtKind::If: {
+            const auto& node = *s->as<If>();
+            if (eval(node.cond).as_bool()) run(node.then_body);
+            else if (node.else_body) run(node.else_body);
+            return;
+        }
+        case StmtKind::Let: {
+            const auto& node = *s->as<Let>();
+            Scalar saved_value;
+            auto old = variables_.find(node.name);
+            bool had = old != variables_.end();
+            if (had) saved_value = old->second;
+            variables_[node.name] = eval(node.value);
+            run(node.body);
+            if (had) variables_[node.name] = saved_value;
+            else variables_.erase(node.name);
+            return;
+        }
+        }
+        SISKIN_ASSERT(false, "unknown statement kind");
+    }
+
+private:
+    void run_for(const For& loop) {
+        int64_t lo = 0, hi = 0;
+        if (loop.lo) {
+            lo = eval(loop.lo).as_int();
+            hi = eval(loop.hi).as_int();
+        } else {
+            auto it = extents_.find(loop.index);
+            SISKIN_ASSERT(it != extents_.end(), "verifier left loop index " + loop.index + " without an extent");
+            hi = it->second;
+        }
+        for (int64_t v = lo; v < hi; ++v) {
+            indices_[loop.index] = v;
+            run(loop.body);
+        }
+        indices_.erase(loop.index);
+    }
+
+    void run_assign(const Assign& a) {
+        Output& out = outputs_.at(a.lhs->tensor);
+        int64_t flat = offset(*a.lhs, out.shape, out.strides);
+        Scalar value = eval(a.rhs);
+        Scalar& slot = out.values[flat];
+        if (a.op.empty()) {
+            slot = value.cast(out.type);
+        } else {
+            const Scalar args[] = {slot, value};
+            slot = find_operator(a.op).apply(args).cast(out.type);
+        }
+    }
+
+    // Row-major offset of an access into a dense array of `shape`, with a bounds check: affine
+    // subscripts can leave the tensor, and the oracle must say so rather than read garbage.
+    int64_t offset(const Access& access, const std::vector<int64_t>& shape,
+                   const std::vector<int64_t>& strides) {
+        int64_t flat = 0;
+        for (size_t k = 0; k < access.indices.size(); ++k) {
+            int64_t c = eval(access.indices[k]).as_int();
+            if (c < 0 || c >= shape[k])
+                throw Error(fmt::format("{}:{}: coordinate {} of {} is {}, outside 0..{}",
+                                        access.pos.line, access.pos.column, k, access.tensor, c,
+                                        shape[k] - 1));
+            flat += c * strides[k];
+        }
+        return flat;
+    }
+
+    Scalar eval(const Expr& e) {
+        switch (e->kind) {
+        case ExprKind::Literal: return e->as<Literal>()->value;
+        case ExprKind::Index: {
+            const auto& name = e->as<Index>()->name;
+            auto it = indices_.find(name);
+            SISKIN_ASSERT(it != indices_.end(), "index " + name + " used outside its loop");
+            return Scalar::of(it->second);
+        }
+        case ExprKind::Variable: {
+            const auto& name = e->as<Variable>()->name;
+            auto it = variables_.find(name);
+            SISKIN_ASSERT(it != variables_.end(), "variable " + name + " used outside its let");
+            return it->second;
+        }
+        case ExprKind::Access: return read(*e->as<Access>());
+        case ExprKind::Call: {
+            const auto& call = *e->as<Call>();
+            std::vector<Scalar> args;
+            args.reserve(call.args.size());
+            for (const auto& arg : call.args) args.push_back(eval(arg));
+            return find_operator(call.op).apply(args);
+        }
+        }
+        SISKIN_ASSERT(false, "unknown expression kind");
+    }
+
+    Scalar read(const Access& access) {
+        if (auto out = outputs_.find(access.tensor); out != outputs_.end())
+            return out->second.values[offset(access, out->second.shape, out->second.strides)];
+        const Tensor& t = *inputs_.at(access.tensor);
+        coordinate_.resize(access.indices.size());
+        for (size_t k = 0; k < access.indices.size(); ++k)
+            coordinate_[k] = eval(access.indices[k]).as_int();
+        return t.at(coordinate_);
+    }
+
+    const std::map<std::string, const Tensor*>& inputs_;
+    std::map<std::string, Output>& outputs_;
+    const std::map<std::string, int64_t>& extents_;
+    std::map<std::string, int64_t> indices_;
+    std::map<std::string, Scalar> variables_;
+    std::vector<int64_t> coordinate_;
+};
+
+// The shape of an output: given, or the extents of the plain indices that write it.
+std::vector<int64_t> output_shape(const Program& program, const std::string& name,
+                                  const std::map<std::string, int64_t>& extents) {
+    std::vector<int64_t> shape;
+    bool found = false;
+    std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
+        if (found) return;
+        switch (s->kind) {
+        case StmtKind::Block:
+            for (const auto& c : s->as<Block>()->stmts) visit(c);
+            return;
+        case StmtKind::For: return visit(s->as<For>()->body);
+        case StmtKind::Let: return visit(s->as<Let>()->body);
+        case StmtKind::If:
+            visit(s->as<If>()->then_body);
+            if (s->as<If>()->else_body) visit(s->as<If>()->else_body);
+            return;
+        case StmtKind::Assign: {
+            const auto& lhs = *s->as<Assign>()->lhs;
+            if (lhs.tensor != name) return;
+            for (const auto& index : lhs.indices) {
+                const auto* plain = index->as<Index>();
+                if (!plain)
+                    throw Error(fmt::format("cannot infer the shape of output {}: give it "
+                                            "explicitly (its subscripts are not plain indices)",
+                                            name));
+                shape.push_back(extents.at(plain->name));
+            }
+            found = true;
+            return;
+        }
+        }
+    };
+    visit(program.body);
+    return shape;
+}
+
+} // namespace
+
+std::map<std::string, Tensor> evaluate_reference(const Program& program,
+                                                 const std::map<std::string, const Tensor*>& inputs,
+                                                 const std::map<std::string, OutputSpec>& specs) {
+    std::map<std::string, TensorInfo> infos;
+    for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
+    for (const auto& [name, spec] : specs)
+        if (spec.shape && spec.type) infos[name] = {*spec.shape, *spec.type};
+    VerifiedProgram verified = verify(program, infos);
+
+    std::map<std::string, Output> outputs;
+    std::map<std::string, Scalar> input_fills;
+    for (const auto& [name, tensor] : inputs) input_fills[name] = tensor->fill();
+    for (const auto& name : program.outputs()) {
+        if (inputs.count(name))
+            throw Error(fmt::format("{} is both an input and an output of the program", name));
+        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
+        Output out;
+        out.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
+        out.shape = spec && spec->shape ? *spec->shape
+                                        : output_shape(program, name, verified.extents);
+        out.fill = (spec && spec->fill ? *spec->fill
+                                       : infer_output_fill(program, name, out.type, input_fills))
+                       .cast(out.type);
+        int64_t size = 1;
+        out.strides.assign(out.shape.size(), 1);
+        for (size_t k = out.shape.size(); k-- > 0;) {
+            out.strides[k] = size;
+            size *= out.shape[k];
+        }
+        out.values.assign(static_cast<size_t>(size), out.fill);
+        outputs.emplace(name, std::move(out));
+    }
+
+    Interpreter(inputs, outputs, verified.extents).run(program.body);
+
+    std::map<std::string, Tensor> results;
+    for (auto& [name, out] : outputs) {
+        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
+        Format format = spec && spec->format ? *spec->format
+                                             : Format::dense(static_cast<int>(out.shape.size()));
+        results.emplace(name, Tensor::from_dense(out.shape, out.type, out.fill, format, out.values));
+    }
+    return results;
+}
+
+} // namespace siskin

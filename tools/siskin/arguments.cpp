@@ -1,0 +1,79 @@
+#include "arguments.hpp"
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "siskin/error.hpp"
+
+namespace siskin::cli {
+
+std::pair<std::string, std::string> parse_assignment(const std::string& text,
+                                                     const std::string& option) {
+    auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw Error(fmt::format("{} expects NAME=VALUE, got '{}'", option, text));
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+TensorArgument parse_tensor_argument(const std::string& text, const std::string& option) {
+    auto [name, rest] = parse_assignment(text, option);
+    TensorArgument arg{name, rest, std::nullopt};
+    // The format follows the last ':' that comes after the last '/', so paths keep their colons
+    // only in directory names, which is where they occur in practice.
+    auto slash = rest.rfind('/');
+    auto colon = rest.rfind(':');
+    if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) {
+        arg.path = rest.substr(0, colon);
+        arg.format = rest.substr(colon + 1);
+        if (arg.path.empty() || arg.format->empty())
+            throw Error(fmt::format("{} expects NAME=FILE[:FORMAT], got '{}'", option, text));
+    }
+    return arg;
+}
+
+std::map<std::string, int> access_arity(const ir::Program& program) {
+    using namespace ir;
+    std::map<std::string, int> arity;
+    std::function<void(const Expr&)> expr = [&](const Expr& e) {
+        if (const auto* a = e->as<Access>()) {
+            arity.emplace(a->tensor, static_cast<int>(a->indices.size()));
+            for (const auto& i : a->indices) expr(i);
+        } else if (const auto* c = e->as<Call>()) {
+            for (const auto& arg : c->args) expr(arg);
+        }
+    };
+    std::function<void(const Stmt&)> stmt = [&](const Stmt& s) {
+        if (const auto* b = s->as<Block>()) {
+            for (const auto& c : b->stmts) stmt(c);
+        } else if (const auto* f = s->as<For>()) {
+            stmt(f->body);
+        } else if (const auto* i = s->as<If>()) {
+            expr(i->cond);
+            stmt(i->then_body);
+            if (i->else_body) stmt(i->else_body);
+        } else if (const auto* l = s->as<Let>()) {
+            expr(l->value);
+            stmt(l->body);
+        } else if (const auto* a = s->as<Assign>()) {
+            expr(a->lhs);
+            expr(a->rhs);
+        }
+    };
+    stmt(program.body);
+    return arity;
+}
+
+std::string program_text(const std::string& argument) {
+    if (argument.empty() || argument[0] != '@') return argument;
+    std::string path = argument.substr(1);
+    std::ifstream in(path);
+    if (!in) throw Error(fmt::format("cannot read program file '{}'", path));
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace siskin::cli

@@ -1,0 +1,168 @@
+// `siskin run PROGRAM -i NAME=FILE[:FORMAT] ... -o NAME=FILE[:FORMAT] ...`
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "siskin/error.hpp"
+#include "siskin/io.hpp"
+#include "siskin/ir/text.hpp"
+#include "siskin/reference.hpp"
+
+namespace siskin::cli {
+
+namespace {
+
+struct RunOptions {
+    std::string program;
+    std::vector<std::string> inputs, outputs, fills, types, prints;
+    std::string stats_path;
+    int repeat = 1;
+    bool interpret = false;
+};
+
+// A fill given on the command line, typed by --type when there is one, else read as float64
+// (or bool for true/false); the reader and the evaluator cast it to the tensor's type.
+Scalar parse_fill(const std::string& text, std::optional<ValueType> type) {
+    if (type) return Scalar::parse(text, *type);
+    if (text == "true" || text == "false") return Scalar::parse(text, ValueType::Bool);
+    return Scalar::parse(text, ValueType::Float64);
+}
+
+int dimensions_of(const std::map<std::string, int>& arity, const std::string& name,
+                  const std::string& option) {
+    auto it = arity.find(name);
+    if (it == arity.end())
+        throw Error(fmt::format("{} names tensor '{}', which the program does not use", option, name));
+    return it->second;
+}
+
+void run(const RunOptions& o) {
+    ir::Program program = ir::parse_program(program_text(o.program));
+    auto arity = access_arity(program);
+    auto program_outputs = program.outputs();
+    auto is_output = [&](const std::string& name) {
+        return std::find(program_outputs.begin(), program_outputs.end(), name) != program_outputs.end();
+    };
+
+    std::map<std::string, ValueType> types;
+    for (const auto& t : o.types) {
+        auto [name, spelling] = parse_assignment(t, "--type");
+        dimensions_of(arity, name, "--type");
+        types[name] = parse_type(spelling);
+    }
+    auto type_of = [&](const std::string& name) -> std::optional<ValueType> {
+        auto it = types.find(name);
+        return it == types.end() ? std::nullopt : std::optional(it->second);
+    };
+    std::map<std::string, Scalar> fills;
+    for (const auto& f : o.fills) {
+        auto [name, value] = parse_assignment(f, "--fill");
+        dimensions_of(arity, name, "--fill");
+        fills[name] = parse_fill(value, type_of(name));
+    }
+
+    std::map<std::string, Tensor> inputs;
+    for (const auto& text : o.inputs) {
+        TensorArgument arg = parse_tensor_argument(text, "-i");
+        int ndims = dimensions_of(arity, arg.name, "-i");
+        if (is_output(arg.name))
+            throw Error(fmt::format("-i {}: {} is written by the program, so it is an output", text, arg.name));
+        ReadOptions read;
+        if (arg.format) read.format = Format::parse(*arg.format, ndims);
+        if (fills.count(arg.name)) read.fill = fills.at(arg.name);
+        read.type = type_of(arg.name);
+        read.ndims = ndims;
+        Tensor t = read_tensor(arg.path, read);
+        if (t.ndims() != ndims)
+            throw Error(fmt::format("{} in '{}' has {} dimensions, but the program uses it with {}",
+                                    arg.name, arg.path, t.ndims(), ndims));
+        inputs.emplace(arg.name, std::move(t));
+    }
+    for (const auto& [name, n] : arity)
+        if (!is_output(name) && !inputs.count(name))
+            throw Error(fmt::format("the program reads tensor '{}': give it with -i {}=FILE", name, name));
+
+    std::map<std::string, OutputSpec> specs;
+    std::map<std::string, std::string> output_paths;
+    for (const auto& text : o.outputs) {
+        TensorArgument arg = parse_tensor_argument(text, "-o");
+        int ndims = dimensions_of(arity, arg.name, "-o");
+        if (!is_output(arg.name))
+            throw Error(fmt::format("-o {}: the program does not write {}", text, arg.name));
+        if (arg.format) specs[arg.name].format = Format::parse(*arg.format, ndims);
+        output_paths[arg.name] = arg.path;
+    }
+    for (const auto& name : program_outputs) {
+        if (fills.count(name)) specs[name].fill = fills.at(name);
+        if (auto t = type_of(name)) specs[name].type = *t;
+    }
+    for (const auto& name : o.prints)
+        if (!arity.count(name))
+            throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
+
+    std::map<std::string, const Tensor*> input_ptrs;
+    for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
+
+    std::vector<double> times_ms;
+    std::map<std::string, Tensor> results;
+    for (int r = 0; r < o.repeat; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        results = evaluate_reference(program, input_ptrs, specs);
+        times_ms.push_back(std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start).count());
+    }
+
+    for (const auto& [name, path] : output_paths) write_tensor(results.at(name), path);
+    for (const auto& name : o.prints) {
+        const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
+        std::cout << name << " = " << t.to_string() << "\n";
+    }
+    if (!o.stats_path.empty()) {
+        std::vector<double> sorted = times_ms;
+        std::sort(sorted.begin(), sorted.end());
+        size_t n = sorted.size();
+        double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        nlohmann::json stats;
+        stats["engine"] = "interpret";
+        stats["runs"] = n;
+        stats["median_ms"] = median;
+        stats["min_ms"] = sorted.front();
+        stats["times_ms"] = times_ms;
+        for (const auto& [name, t] : results) {
+            stats["stored"][name] = t.stored();
+            stats["format"][name] = t.format().to_string();
+        }
+        std::ofstream out(o.stats_path);
+        if (!out) throw Error(fmt::format("cannot write stats file '{}'", o.stats_path));
+        out << stats.dump(2) << "\n";
+    }
+}
+
+} // namespace
+
+void add_run_command(CLI::App& app) {
+    auto options = std::make_shared<RunOptions>();
+    auto* cmd = app.add_subcommand("run", "Run an array program on tensors read from files");
+    cmd->add_option("program", options->program,
+                    "Program text, e.g. 'y[i] += A[i,j] * x[j]', or @FILE to read it from FILE")
+        ->required();
+    cmd->add_option("-i,--input", options->inputs, "Input tensor NAME=FILE[:FORMAT] (.mtx or .tns)");
+    cmd->add_option("-o,--output", options->outputs, "Output tensor NAME=FILE[:FORMAT] to write");
+    cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
+    cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
+    cmd->add_option("--print", options->prints, "Print tensor NAME after the run");
+    cmd->add_option("--stats", options->stats_path, "Write timing and storage statistics as JSON");
+    cmd->add_option("--repeat", options->repeat, "Run the program N times (for --stats)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--interpret", options->interpret, "Use the dense reference evaluator");
+    cmd->callback([options] { run(*options); });
+}
+
+} // namespace siskin::cli
