@@ -1,0 +1,94 @@
+#pragma once
+// The compiler: a program specialised to the formats of its tensors, lowered through looplets to
+// C, compiled by the system C compiler and run on the tensors' buffers.
+//
+//   auto y = siskin::evaluate_compiled(program, {{"A", &A}, {"x", &x}});   // like the reference
+//
+//   auto k = siskin::compile(program, {{"A", TensorSignature::of(A)}, {"x", ...}, {"y", ...}});
+//   auto outputs = k->prepare({{"y", {n}}});
+//   k->run({{"A", &A}, {"x", &x}}, outputs);
+//
+// A kernel is specialised to formats (index widths included), value types and fill values, which
+// decide its iteration space, but not to shapes: one kernel serves every matrix of the same
+// formats. Programs the compiler cannot handle yet are refused with Error(Unsupported), never
+// run wrongly.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "siskin/codegen/jit.hpp"
+#include "siskin/format.hpp"
+#include "siskin/ir/program.hpp"
+#include "siskin/reference.hpp"
+#include "siskin/tensor.hpp"
+#include "siskin/value.hpp"
+
+namespace siskin {
+
+/// What a kernel is specialised to for one tensor.
+struct TensorSignature {
+    Format format;           // every level's index width set (32 or 64)
+    ValueType type = ValueType::Float64;
+    Scalar fill;
+    int ndims = 0;
+    /// Inputs: every stored value is finite (no inf or NaN). Lets the simplifier use the
+    /// annihilators that only hold for finite values (0 * x = 0). Kernel::run checks it.
+    bool finite = false;
+
+    /// The signature of an existing tensor; `finite` is computed (a scan of its values) when
+    /// check_finite is set, else false.
+    static TensorSignature of(const Tensor& t, bool check_finite = false);
+    bool matches(const TensorSignature& other) const;
+    std::string to_string() const;
+};
+
+struct CompileOptions {
+    codegen::JitOptions jit;
+};
+
+class Kernel {
+public:
+    struct Impl;
+    explicit Kernel(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+    /// The generated C.
+    const std::string& c_source() const;
+    /// Inputs, then outputs, in the order of the kernel's buffers.
+    const std::vector<std::string>& inputs() const;
+    const std::vector<std::string>& outputs() const;
+    const TensorSignature& signature(const std::string& tensor) const;
+    /// Whether the shared object came from the cache, and the C compiler's time (0 on a hit).
+    codegen::CacheStatus cache() const;
+    double compile_ms() const;
+
+    /// Empty output tensors of the given shapes, in the output signatures, ready for run().
+    std::map<std::string, Tensor> prepare(const std::map<std::string, std::vector<int64_t>>& shapes) const;
+    /// Runs the kernel. Inputs must match their signatures (checked, finiteness included) and
+    /// agree on shared dimensions; outputs must come from prepare() (their contents are
+    /// replaced). Throws Error on any mismatch, or when the kernel cannot allocate memory.
+    void run(const std::map<std::string, const Tensor*>& inputs,
+             std::map<std::string, Tensor>& outputs) const;
+
+private:
+    std::shared_ptr<const Impl> impl_;
+};
+
+/// Compiles `program` for tensors of the given signatures (every input and every output).
+std::shared_ptr<const Kernel> compile(const ir::Program& program,
+                                      const std::map<std::string, TensorSignature>& tensors,
+                                      const CompileOptions& options = {});
+
+/// The C that compile() would build, without compiling it.
+std::string generate_c(const ir::Program& program,
+                       const std::map<std::string, TensorSignature>& tensors);
+
+/// Same contract as evaluate_reference (reference.hpp): outputs' shapes, types and fills are
+/// inferred the same way, and the format defaults to dense. Output levels without an index
+/// width get 32 bits when every coordinate and position fits, else 64.
+std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
+                                                const std::map<std::string, const Tensor*>& inputs,
+                                                const std::map<std::string, OutputSpec>& outputs = {},
+                                                const CompileOptions& options = {});
+
+} // namespace siskin

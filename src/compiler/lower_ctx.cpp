@@ -1,0 +1,104 @@
+#include "compiler/lower_ctx.hpp"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "siskin/error.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::compiler {
+
+LowerCtx::LowerCtx() { blocks_.emplace_back(); }
+
+void LowerCtx::emit(cast::Stmt s) { blocks_.back().push_back(std::move(s)); }
+
+void LowerCtx::emit(const std::vector<cast::Stmt>& stmts) {
+    for (const auto& s : stmts) emit(s);
+}
+
+std::vector<cast::Stmt> LowerCtx::capture(const std::function<void()>& f) {
+    blocks_.emplace_back();
+    try {
+        f();
+    } catch (...) {
+        blocks_.pop_back();
+        throw;
+    }
+    std::vector<cast::Stmt> out = std::move(blocks_.back());
+    blocks_.pop_back();
+    return out;
+}
+
+std::string LowerCtx::fresh(std::string_view base) {
+    std::string stem;
+    for (char c : base) stem += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "v" + stem;
+    std::string name = stem;
+    for (int k = 1; names_.count(name) || !cast::is_identifier(name); ++k)
+        name = fmt::format("{}_{}", stem, k);
+    names_.insert(name);
+    return name;
+}
+
+cast::Expr LowerCtx::local(std::string_view base, const cast::Expr& init, ValueType type) {
+    std::string name = fresh(base);
+    emit(cast::Decl::make(cast::Type::of(type), name, init));
+    return cast::var(name);
+}
+
+cast::Expr LowerCtx::apply(const Operator& op, const std::vector<ValueType>& types,
+                           const std::vector<cast::Expr>& args) {
+    std::string signature = op.name;
+    for (ValueType t : types) signature += fmt::format("_{}", type_name(t));
+    auto it = helper_names_.find(signature);
+    if (it == helper_names_.end()) {
+        std::string name = fresh("siskin_op_" + signature);
+        std::vector<std::string> params;
+        std::string decl;
+        for (size_t k = 0; k < types.size(); ++k) {
+            params.push_back(fmt::format("a{}", k));
+            decl += fmt::format("{}{} a{}", k ? ", " : "", c_type_name(types[k]), k);
+        }
+        ValueType result = op.result_type(types);
+        std::string body = c_expression(op, types, params);
+        helper_defs_.push_back(fmt::format("static inline {} {}({}) {{ return {}; }}\n",
+                                           c_type_name(result), name, decl, body));
+        it = helper_names_.emplace(signature, name).first;
+    }
+    return cast::call(it->second, args);
+}
+
+std::string LowerCtx::helpers() const {
+    std::string out;
+    for (const auto& d : helper_defs_) out += d;
+    return out;
+}
+
+std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need) {
+    SISKIN_ASSERT(b.output, "reserve on an input buffer");
+    cast::Expr cap = cast::Field::make(b.raw_var(), "capacity");
+    cast::Expr grow = cast::call("siskin_buffer_reserve",
+                                 {b.raw_var(), need, c_int(static_cast<int64_t>(type_size(b.type)))});
+    cast::Stmt fail = cast::If::make(cast::bin(cast::BinaryOp::Ne, grow, cast::var("SISKIN_OK")),
+                                     cast::Return::make(cast::var("SISKIN_ERR_ALLOC")));
+    cast::Stmt refresh = cast::assign(
+        b.data_var(),
+        cast::Cast::make(cast::Type::of(b.type).pointer(), cast::Field::make(b.raw_var(), "data")));
+    return {cast::If::make(cast::bin(cast::BinaryOp::Gt, need, cap),
+                           cast::Block::make({fail, refresh}))};
+}
+
+cast::Expr LowerCtx::level_var(const TensorBinding& t, int level, std::string_view role) {
+    auto key = fmt::format("{}/{}/{}", t.name, level, role);
+    auto it = level_vars_.find(key);
+    SISKIN_ASSERT(it != level_vars_.end(), "level variable " + key + " was never declared");
+    return it->second;
+}
+
+void LowerCtx::set_level_var(const TensorBinding& t, int level, std::string_view role,
+                             cast::Expr e) {
+    level_vars_.insert_or_assign(fmt::format("{}/{}/{}", t.name, level, role), std::move(e));
+}
+
+} // namespace siskin::compiler

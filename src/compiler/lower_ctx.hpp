@@ -1,0 +1,66 @@
+#pragma once
+// The state of lowering one kernel: where C statements go, fresh names, the prover, the C
+// helpers operator calls need, and per-level variables of the outputs being assembled.
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/c_ast.hpp"
+#include "compiler/lower_ir.hpp"
+#include "compiler/prove.hpp"
+#include "compiler/tensor_binding.hpp"
+
+namespace siskin::compiler {
+
+class LowerCtx {
+public:
+    LowerCtx();
+
+    // Emission: statements go to the innermost open block.
+    void emit(cast::Stmt s);
+    void emit(const std::vector<cast::Stmt>& stmts);
+    /// Runs f and returns what it emitted instead of emitting it.
+    std::vector<cast::Stmt> capture(const std::function<void()>& f);
+
+    /// A C identifier not used before in this kernel, starting with base.
+    std::string fresh(std::string_view base);
+    /// Declares a fresh int64 local initialised to init and returns it.
+    cast::Expr local(std::string_view base, const cast::Expr& init, ValueType type = ValueType::Int64);
+
+    Prover& prover() { return prover_; }
+
+    /// The C expression computing op on arguments of the given types (a call of a static
+    /// inline helper that instantiates op's C template; helpers are listed by helpers()).
+    cast::Expr apply(const Operator& op, const std::vector<ValueType>& types,
+                     const std::vector<cast::Expr>& args);
+    /// Definitions of the operator helpers used so far, as C text.
+    std::string helpers() const;
+
+    /// Statements that make room for `need` elements in an output buffer and refresh its data
+    /// pointer; the kernel returns SISKIN_ERR_ALLOC when it cannot grow.
+    std::vector<cast::Stmt> reserve(const BufferBinding& b, const cast::Expr& need);
+
+    /// A kernel-wide variable of an output level (e.g. its number of positions), by role.
+    cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);
+    void set_level_var(const TensorBinding& t, int level, std::string_view role, cast::Expr e);
+
+    /// Records that an append-only output fibre is being written; false when it was before.
+    bool claim_fibre(const std::string& key) { return claimed_.insert(key).second; }
+
+    /// Loop nesting depth of the loop being lowered (0 at program level).
+    int depth = 0;
+
+private:
+    std::vector<std::vector<cast::Stmt>> blocks_;
+    std::set<std::string> names_;
+    Prover prover_;
+    std::map<std::string, std::string> helper_names_; // signature -> name
+    std::vector<std::string> helper_defs_;
+    std::map<std::string, cast::Expr> level_vars_;
+    std::set<std::string> claimed_;
+};
+
+} // namespace siskin::compiler

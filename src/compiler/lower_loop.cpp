@@ -1,0 +1,337 @@
+// The driver of the lowerer: statements, loops (unfurling), and the dispatch on looplet kinds.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "compiler/looplet_priority.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "levels/level_codegen.hpp"
+#include "looplets/truncate.hpp"
+#include "simplify/simplify.hpp"
+#include "siskin/error.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+// Hoist nodes reachable without entering a Select case (a case may only be evaluated once its
+// condition held), in order of appearance.
+std::vector<const Hoist*> hoists_of(const LStmt& s) {
+    std::vector<const Hoist*> out;
+    std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
+        switch (e->kind) {
+        case NodeKind::Hoist: {
+            const auto* h = e->as<Hoist>();
+            if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+            walk(h->inner);
+            return;
+        }
+        case NodeKind::Call:
+            for (const auto& a : e->as<Call>()->args) walk(a);
+            return;
+        case NodeKind::Fiber:
+            for (const auto& a : e->as<Fiber>()->subscripts) walk(a);
+            return;
+        default: return;
+        }
+    };
+    map_stmt_shallow(s, [&](const LExpr& e) {
+        walk(e);
+        return e;
+    });
+    return out;
+}
+
+const Select* first_select(const LStmt& s) {
+    const Select* found = nullptr;
+    std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
+        if (found) return;
+        switch (e->kind) {
+        case NodeKind::Select: found = e->as<Select>(); return;
+        case NodeKind::Call:
+            for (const auto& a : e->as<Call>()->args) walk(a);
+            return;
+        case NodeKind::Fiber:
+            for (const auto& a : e->as<Fiber>()->subscripts) walk(a);
+            return;
+        case NodeKind::Hoist: walk(e->as<Hoist>()->inner); return;
+        default: return;
+        }
+    };
+    map_stmt_shallow(s, [&](const LExpr& e) {
+        walk(e);
+        return e;
+    });
+    return found;
+}
+
+void emit_assign(LowerCtx& ctx, const Assign& a) {
+    const auto* slot = a.lhs->as<Slot>();
+    SISKIN_ASSERT(slot, "assignment to " + a.tensor->name + " reached code generation without a slot");
+    cast::Expr rhs = c_value(ctx, a.rhs);
+    ValueType out = a.lhs->type;
+    cast::Expr value = rhs;
+    ValueType vt = a.rhs->type;
+    if (a.op) {
+        value = ctx.apply(*a.op, {out, a.rhs->type}, {slot->target, rhs});
+        vt = a.op->result_type(std::vector<ValueType>{out, a.rhs->type});
+    }
+    if (vt != out) value = cast::Cast::make(cast::Type::of(out), value);
+    ctx.emit(cast::assign(slot->target, value));
+    if (slot->dirty) ctx.emit(cast::assign(*slot->dirty, cast::lit(Scalar::of(true))));
+}
+
+// Structural key of a subscript list of a write access (indices, literals, C values).
+std::string subscripts_key(const std::vector<LExpr>& subs) {
+    std::string key;
+    for (const auto& s : subs) {
+        if (const auto* i = s->as<Index>()) key += "i:" + i->name;
+        else if (const auto* l = s->as<Literal>()) key += "l:" + l->value.to_string();
+        else if (const auto* c = s->as<CValue>()) key += "c:" + expr_key(c->expr);
+        else key += fmt::format("n:{}", static_cast<const void*>(s.get()));
+        key += ",";
+    }
+    return key;
+}
+
+std::string fibre_key(const Fiber& f) {
+    std::string key = fmt::format("{}/{}/{}/", f.tensor->name, f.level, f.sub);
+    for (const auto& p : f.pos) key += expr_key(p) + ",";
+    return key;
+}
+
+} // namespace
+
+cast::Expr c_value(LowerCtx& ctx, const LExpr& e) {
+    switch (e->kind) {
+    case NodeKind::Literal: return cast::lit(e->as<Literal>()->value);
+    case NodeKind::CValue: return e->as<CValue>()->expr;
+    case NodeKind::Call: {
+        const auto& c = *e->as<Call>();
+        std::vector<ValueType> types;
+        std::vector<cast::Expr> args;
+        for (const auto& a : c.args) {
+            types.push_back(a->type);
+            args.push_back(c_value(ctx, a));
+        }
+        return ctx.apply(*c.op, types, args);
+    }
+    default: break;
+    }
+    SISKIN_ASSERT(false, "an expression reached code generation before it was lowered");
+}
+
+void emit_chain(LowerCtx& ctx,
+                const std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>>& branches) {
+    size_t n = branches.size();
+    while (n > 0 && branches[n - 1].second.empty() && !branches[n - 1].first) --n; // empty else
+    while (n > 0 && branches[n - 1].second.empty()) --n; // trailing empty else-ifs change nothing
+    if (n == 0) return;
+    std::optional<cast::Stmt> tail;
+    for (size_t k = n; k-- > 0;) {
+        const auto& [cond, code] = branches[k];
+        cast::Stmt body = cast::Block::make(code);
+        if (!cond) {
+            SISKIN_ASSERT(k == n - 1, "an otherwise branch before the last");
+            tail = body;
+            continue;
+        }
+        if (code.empty() && !tail) continue;
+        if (code.empty()) { // if (c) {} else T  ->  if (!c) T
+            tail = cast::If::make(cast::un(cast::UnaryOp::Not, *cond), *tail);
+            continue;
+        }
+        tail = cast::If::make(*cond, body, tail);
+    }
+    if (!tail) return;
+    if (tail->kind() == cast::StmtKind::Block) {
+        for (const auto& s : tail->as<cast::Block>().stmts) ctx.emit(s);
+    } else {
+        ctx.emit(*tail);
+    }
+}
+
+void lower_body(LowerCtx& ctx, const LStmt& input) {
+    LStmt s = simplify(ctx, input);
+    if (is_nothing(s)) return;
+
+    if (auto hoists = hoists_of(s); !hoists.empty()) {
+        for (const auto* h : hoists) ctx.emit(h->pre);
+        LStmt inner = replace_nodes(s, [&](const Node* n) -> LExpr {
+            for (const auto* h : hoists)
+                if (n == h) return h->inner;
+            return nullptr;
+        });
+        lower_body(ctx, inner);
+        for (size_t k = hoists.size(); k-- > 0;) ctx.emit(hoists[k]->post);
+        return;
+    }
+    if (const Select* sel = first_select(s)) {
+        std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> branches;
+        for (const auto& c : sel->cases) {
+            LStmt branch = replace_nodes(s, [&](const Node* n) -> LExpr {
+                return n == sel ? c.value : nullptr;
+            });
+            branches.emplace_back(c.cond, ctx.capture([&] { lower_body(ctx, branch); }));
+        }
+        emit_chain(ctx, branches);
+        return;
+    }
+
+    switch (s->kind) {
+    case StmtKind::Block:
+        for (const auto& c : s->as<Block>()->stmts) lower_body(ctx, c);
+        return;
+    case StmtKind::For: return lower_for(ctx, *s->as<For>());
+    case StmtKind::Assign: return emit_assign(ctx, *s->as<Assign>());
+    case StmtKind::If: {
+        const auto& n = *s->as<If>();
+        cast::Expr cond = c_value(ctx, n.cond);
+        auto then_code = ctx.capture([&] { lower_body(ctx, n.then_body); });
+        std::vector<cast::Stmt> else_code;
+        if (n.else_body) else_code = ctx.capture([&] { lower_body(ctx, n.else_body); });
+        emit_chain(ctx, {{cond, then_code}, {std::nullopt, else_code}});
+        return;
+    }
+    case StmtKind::Let: {
+        const auto& n = *s->as<Let>();
+        cast::Expr v = ctx.local(n.name, c_value(ctx, n.value), n.value->type);
+        LExpr bound = CValue::make(v, n.value->type, known_finite(n.value));
+        LStmt body = map_stmt(n.body, [&](const LExpr& e) -> LExpr {
+            if (const auto* var = e->as<Variable>(); var && var->name == n.name) return bound;
+            return e;
+        });
+        lower_body(ctx, body);
+        return;
+    }
+    }
+}
+
+void lower_for(LowerCtx& ctx, const For& loop) {
+    cast::Expr lo = c_value(ctx, simplify_expr(ctx, loop.lo));
+    cast::Expr hi = c_value(ctx, simplify_expr(ctx, loop.hi));
+    LStmt body = simplify(ctx, loop.body);
+    if (is_nothing(body)) return;
+    ++ctx.depth;
+    struct DepthGuard {
+        LowerCtx& c;
+        ~DepthGuard() { --c.depth; }
+    } guard{ctx};
+
+    // Unfurl every access whose next subscript is this loop's index. Writes of one fibre with
+    // the same subscripts share one looplet (one slot per coordinate).
+    std::map<const Node*, LExpr> unfurled;
+    std::map<std::string, LExpr> writes;
+    visit_stmt(body, [&](const LExpr& e) {
+        const auto* f = e->as<Fiber>();
+        if (!f || unfurled.count(f) || f->subscripts.empty()) return;
+        const auto* idx = f->subscripts.front()->as<Index>();
+        if (!idx || idx->name != loop.index) return;
+        const auto& spec = f->tensor->format.levels().at(static_cast<size_t>(f->level));
+        const levels::LevelCodegen& level = levels::level_codegen(spec.kind);
+        if (f->write) {
+            std::string key = fibre_key(*f) + subscripts_key(f->subscripts);
+            if (auto it = writes.find(key); it != writes.end()) {
+                unfurled.emplace(f, it->second);
+                return;
+            }
+            if (!level.random_write()) {
+                if (f->depth != ctx.depth - 1 || !ctx.claim_fibre(fibre_key(*f)))
+                    throw Error(fmt::format("output {} would be written out of order: its {} "
+                                            "level (mode {}) is append-only, but loop {} writes "
+                                            "it more than once per fibre (it runs inside another "
+                                            "loop that does not index the output, or after "
+                                            "another loop that wrote it); this needs a "
+                                            "workspace, which is not supported yet",
+                                            f->tensor->name, spec.kind,
+                                            spec.modes.at(static_cast<size_t>(f->sub)), loop.index),
+                                Error::Kind::Unsupported);
+            }
+            LExpr u = Unfurled::make(loop.index, level.unfurl_write(ctx, *f), f->type, true, f->tensor);
+            writes.emplace(key, u);
+            unfurled.emplace(f, u);
+            return;
+        }
+        std::string protocol = f->protocols.front();
+        auto known = level.protocols();
+        if (protocol.empty()) protocol = std::string(known.front());
+        if (std::find(known.begin(), known.end(), protocol) == known.end())
+            throw Error(fmt::format("{} cannot be read with protocol '{}' at its {} level "
+                                    "(it offers: {})",
+                                    f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
+                        Error::Kind::Unsupported);
+        unfurled.emplace(f, Unfurled::make(loop.index, level.unfurl(ctx, *f, protocol), f->type,
+                                           false, f->tensor));
+    });
+    body = replace_unfurled(body, unfurled);
+    lower_extent(ctx, loop.index, Extent{lo, hi}, body);
+}
+
+void lower_extent(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& input) {
+    LStmt body = simplify(ctx, input);
+    if (is_nothing(body)) return;
+    if (ctx.prover().le(ext.hi, ext.lo)) return;
+    auto looplets = unfurled_of(body, index);
+    if (looplets.empty()) return lower_plain(ctx, index, ext, body);
+    std::vector<LoopletKind> kinds;
+    for (const auto* u : looplets) kinds.push_back(u->looplet->kind);
+    switch (highest_priority(kinds)) {
+    case LoopletKind::Lookup: return lower_lookup(ctx, index, ext, body);
+    case LoopletKind::Run: return lower_run(ctx, index, ext, body);
+    case LoopletKind::Spike: return lower_spike(ctx, index, ext, body);
+    case LoopletKind::Sequence: return lower_sequence(ctx, index, ext, body);
+    case LoopletKind::Stepper: return lower_stepper(ctx, index, ext, body);
+    case LoopletKind::Jumper: return lower_jumper(ctx, index, ext, body);
+    case LoopletKind::Switch: return lower_switch(ctx, index, ext, body);
+    case LoopletKind::Thunk: return lower_thunk(ctx, index, ext, body);
+    case LoopletKind::Shift: return lower_shift(ctx, index, ext, body);
+    }
+}
+
+std::vector<const Unfurled*> unfurled_of(const LStmt& body, const std::string& index,
+                                         std::optional<LoopletKind> kind) {
+    std::vector<const Unfurled*> out;
+    visit_stmt(body, [&](const LExpr& e) {
+        const auto* u = e->as<Unfurled>();
+        if (!u || u->index != index) return;
+        if (kind && u->looplet->kind != *kind) return;
+        if (std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+    });
+    return out;
+}
+
+LStmt replace_unfurled(const LStmt& body, const std::map<const Node*, LExpr>& by) {
+    if (by.empty()) return body;
+    return replace_nodes(body, [&](const Node* n) -> LExpr {
+        auto it = by.find(n);
+        return it == by.end() ? nullptr : it->second;
+    });
+}
+
+LStmt truncate_all(LowerCtx& ctx, const LStmt& body, const std::string& index, const Extent& from,
+                   const Extent& to, const std::set<const Node*>& skip) {
+    std::map<const Node*, LExpr> by;
+    for (const auto* u : unfurled_of(body, index)) {
+        if (skip.count(u)) continue;
+        LoopletPtr t = truncate(ctx, u->looplet, from, to);
+        if (t != u->looplet) by.emplace(u, u->with(t));
+    }
+    return replace_unfurled(body, by);
+}
+
+void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    Prover& pr = ctx.prover();
+    if (pr.le(ext.hi, ext.lo)) return;
+    auto code = ctx.capture([&] { lower_extent(ctx, index, ext, body); });
+    if (code.empty()) return;
+    if (pr.lt(ext.lo, ext.hi)) {
+        ctx.emit(code);
+        return;
+    }
+    ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi), cast::Block::make(code)));
+}
+
+} // namespace siskin::compiler

@@ -1,0 +1,93 @@
+// Stepper: a while loop whose steps end at the smallest stop among the steppers, so no step
+// crosses a chunk boundary of any of them (for two sorted lists: the two-finger merge). Each
+// chunk is truncated to the step; a stepper whose chunk ended moves on.
+//
+// A lone stepper over positions p..end of a list whose last chunk ends where the extent ends is
+// lowered as `for (; p < end; p++)`, the loop a person would write for CSR.
+#include "compiler/lower.hpp"
+#include "looplets/truncate.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+struct Step {
+    const Unfurled* node;
+    const Stepper* stepper;
+    cast::Expr stop;
+};
+
+// Declares the step's stops, returns the steppers with them and the step's end.
+std::vector<Step> open_step(LowerCtx& ctx, const std::vector<const Unfurled*>& nodes) {
+    std::vector<Step> steps;
+    for (const auto* u : nodes) {
+        const auto* s = u->looplet->as<Stepper>();
+        cast::Expr stop = ctx.local("stop", s->stop);
+        for (const auto& b : s->stop_bounds) ctx.prover().assume_le(stop, b);
+        steps.push_back({u, s, stop});
+    }
+    return steps;
+}
+
+LStmt step_body(LowerCtx& ctx, const std::string& index, const Extent& ext, const Extent& step,
+                const std::vector<Step>& steps, const LStmt& body) {
+    std::set<const Node*> skip;
+    for (const auto& s : steps) skip.insert(s.node);
+    LStmt truncated = truncate_all(ctx, body, index, ext, step, skip);
+    std::map<const Node*, LExpr> by;
+    for (const auto& s : steps) {
+        LoopletPtr chunk = s.stepper->chunk(ctx, s.stop);
+        Extent own{step.lo, s.stop};
+        by.emplace(s.node, s.node->with(truncate(ctx, chunk, own, step)));
+    }
+    return replace_unfurled(truncated, by);
+}
+
+} // namespace
+
+void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    auto nodes = unfurled_of(body, index, LoopletKind::Stepper);
+    Prover& pr = ctx.prover();
+    for (const auto* u : nodes) ctx.emit(u->looplet->as<Stepper>()->seek(ctx, ext.lo));
+
+    std::string start_name = ctx.fresh(index + "_start");
+    cast::Expr start = cast::var(start_name);
+    ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), start_name, ext.lo));
+
+    const Stepper* lone = nodes.size() == 1 ? nodes.front()->looplet->as<Stepper>() : nullptr;
+    if (lone && lone->positions && pr.le(lone->positions->last_stop, ext.hi)) {
+        const PositionLoop& pl = *lone->positions;
+        size_t mark = pr.mark();
+        auto code = ctx.capture([&] {
+            auto steps = open_step(ctx, nodes);
+            Extent step{start, steps.front().stop};
+            lower_extent(ctx, index, step, step_body(ctx, index, ext, step, steps, body));
+            ctx.emit(cast::assign(start, steps.front().stop));
+        });
+        pr.rollback(mark);
+        ctx.emit(cast::For::make(std::nullopt, cast::bin(cast::BinaryOp::Lt, pl.p, pl.end),
+                                 cast::Increment::make(pl.p), cast::Block::make(code)));
+        return;
+    }
+
+    size_t mark = pr.mark();
+    auto code = ctx.capture([&] {
+        auto steps = open_step(ctx, nodes);
+        std::vector<cast::Expr> stops{ext.hi};
+        for (const auto& s : steps) stops.push_back(s.stop);
+        cast::Expr end = pr.min(stops);
+        if (end.kind() != cast::ExprKind::Var) end = ctx.local(index + "_end", end);
+        Extent step{start, end};
+        lower_extent(ctx, index, step, step_body(ctx, index, ext, step, steps, body));
+        for (const auto& s : steps) {
+            if (pr.eq(end, s.stop)) ctx.emit(s.stepper->next);
+            else ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Eq, end, s.stop),
+                                         cast::Block::make(s.stepper->next)));
+        }
+        ctx.emit(cast::assign(start, end));
+    });
+    pr.rollback(mark);
+    ctx.emit(cast::While::make(cast::bin(cast::BinaryOp::Lt, start, ext.hi), cast::Block::make(code)));
+}
+
+} // namespace siskin::compiler

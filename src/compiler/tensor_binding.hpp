@@ -1,0 +1,46 @@
+#pragma once
+// How one tensor of a kernel is reached from the generated C: its buffers (by slot in the
+// kernel's `buffers` argument, and the locals the prologue unpacks them into) and the C
+// variables holding its dimensions.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/c_ast.hpp"
+#include "siskin/format.hpp"
+#include "siskin/value.hpp"
+
+namespace siskin::compiler {
+
+struct BufferBinding {
+    int slot = 0;          // index into the kernel's buffers argument
+    std::string name;      // the level's name for it ("pos", "crd", "values")
+    ValueType type = ValueType::Int64;
+    std::string raw;       // local `siskin_buffer *` variable
+    std::string data;      // local typed data pointer variable
+    bool output = false;   // writable (and growable)
+    cast::Expr data_var() const { return cast::var(data); }
+    cast::Expr raw_var() const { return cast::var(raw); }
+};
+
+struct TensorBinding {
+    std::string name;
+    Format format;
+    ValueType type = ValueType::Float64;
+    Scalar fill;
+    bool finite = false; // every stored value finite (inputs only)
+    bool output = false;
+    std::vector<cast::Expr> dims;                    // per tensor dimension
+    std::vector<std::vector<BufferBinding>> levels;  // per level, in LevelStorage order
+    std::optional<BufferBinding> values;             // none for a pattern leaf
+
+    int num_levels() const { return static_cast<int>(format.levels().size()); }
+    const BufferBinding& buffer(int level, std::string_view name) const;
+    /// The dimension a level's sub-mode indexes.
+    cast::Expr level_dim(int level, int sub = 0) const;
+    /// The index type of a level (its crd/pos element type).
+    ValueType index_type(int level) const;
+};
+
+} // namespace siskin::compiler

@@ -1,0 +1,81 @@
+#include "levels/level_codegen.hpp"
+
+#include <fmt/format.h>
+
+#include "compiler/lower_ctx.hpp"
+#include "compiler/prove.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::levels {
+
+using namespace compiler;
+
+namespace {
+
+std::vector<LExpr> rest(const std::vector<LExpr>& v) { return {v.begin() + 1, v.end()}; }
+std::vector<std::string> rest(const std::vector<std::string>& v) { return {v.begin() + 1, v.end()}; }
+
+} // namespace
+
+LExpr child_fiber(LowerCtx& ctx, const Fiber& f, std::vector<cast::Expr> pos,
+                  const std::optional<cast::Expr>& dirty) {
+    const TensorBinding& t = *f.tensor;
+    int next = f.level + 1;
+    if (next == t.num_levels()) {
+        SISKIN_ASSERT(pos.size() == 1, "a leaf takes one position");
+        const LeafCodegen& leaf = leaf_codegen(t.format.leaf());
+        return f.write ? leaf.write(ctx, t, pos[0], dirty) : leaf.read(ctx, t, pos[0]);
+    }
+    return std::make_shared<Fiber>(f.tensor, f.type, next, 0, std::move(pos), rest(f.subscripts),
+                                   rest(f.protocols), f.write, dirty, ctx.depth);
+}
+
+LExpr next_sub(LowerCtx& ctx, const Fiber& f, std::vector<cast::Expr> state) {
+    return std::make_shared<Fiber>(f.tensor, f.type, f.level, f.sub + 1, std::move(state),
+                                   rest(f.subscripts), rest(f.protocols), f.write, f.dirty,
+                                   ctx.depth);
+}
+
+LExpr fill_leaf(const Fiber& f) { return Literal::make(f.tensor->fill); }
+
+void init_child_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                      const cast::Expr& hi) {
+    int next = level + 1;
+    if (next == t.num_levels()) return leaf_codegen(t.format.leaf()).init_slots(ctx, t, lo, hi);
+    const auto& spec = t.format.levels().at(static_cast<size_t>(next));
+    level_codegen(spec.kind).init_slots(ctx, t, next, lo, hi);
+}
+
+void declare_output(LowerCtx& ctx, const TensorBinding& t) {
+    for (int k = 0; k < t.num_levels(); ++k)
+        level_codegen(t.format.levels()[static_cast<size_t>(k)].kind).declare(ctx, t, k);
+    init_child_slots(ctx, t, -1, c_int(0), c_int(1));
+}
+
+void freeze_output(LowerCtx& ctx, const TensorBinding& t) {
+    cast::Expr count = c_int(1);
+    for (int k = 0; k < t.num_levels(); ++k)
+        count = level_codegen(t.format.levels()[static_cast<size_t>(k)].kind).freeze(ctx, t, k, count);
+    leaf_codegen(t.format.leaf()).freeze(ctx, t, count);
+}
+
+void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
+                     const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body) {
+    if (ctx.prover().difference(lo, hi) == 1) {
+        ctx.emit(body(lo));
+        return;
+    }
+    if (ctx.prover().le(hi, lo)) return;
+    std::string k = ctx.fresh("k");
+    cast::Expr kv = cast::var(k);
+    ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), k, lo),
+                             cast::bin(cast::BinaryOp::Lt, kv, hi), cast::Increment::make(kv),
+                             cast::Block::make(body(kv))));
+}
+
+std::string_view search_suffix(ValueType index_type) {
+    return index_type == ValueType::Int32 ? "i32" : "i64";
+}
+
+} // namespace siskin::levels
