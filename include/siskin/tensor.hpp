@@ -87,6 +87,10 @@ public:
     const Buffer& values() const { return values_; }
 
 private:
+    // Takes storage assembled by the builders as it is (src/tensor/assemble.hpp).
+    Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format,
+           std::vector<LevelStorage> levels, Buffer values);
+
     std::vector<int64_t> shape_;
     ValueType type_;
     Scalar fill_;
