@@ -118,10 +118,11 @@ std::vector<Token> lex(const SourceText& src) {
     // End of input sits just after the last token, so "found end of input" points somewhere
     // visible rather than at an empty line after a trailing newline.
     Position end = pos_of(s.size());
-    if (!out.empty()) {
-        const Token& last = out.back();
-        end = {last.pos.line, last.pos.column + static_cast<int>(last.text.size())};
-    }
+    for (auto it = out.rbegin(); it != out.rend(); ++it)
+        if (it->kind != TokenKind::Newline) {
+            end = {it->pos.line, it->pos.column + static_cast<int>(it->text.size())};
+            break;
+        }
     out.push_back({TokenKind::End, s.substr(s.size()), end});
     return out;
 }

@@ -112,17 +112,22 @@ private:
         auto at_close = [&] {
             return open ? peek().is("}") : peek().kind == TokenKind::End;
         };
-        skip_separators();
-        while (!at_close()) {
+        auto check_unclosed = [&] {
             if (open && peek().kind == TokenKind::End)
                 fail_expected(fmt::format("'}}' to close the '{{' at {}:{}", open->pos.line,
                                           open->pos.column),
                               peek());
+        };
+        skip_separators();
+        while (!at_close()) {
+            check_unclosed();
             out.push_back(statement());
-            if (peek().kind == TokenKind::Newline || peek().is(";"))
+            if (peek().kind == TokenKind::Newline || peek().is(";")) {
                 skip_separators();
-            else if (!at_close())
+            } else if (!at_close()) {
+                check_unclosed();
                 fail_expected("a newline or ';' after the statement", peek());
+            }
         }
         return out;
     }
