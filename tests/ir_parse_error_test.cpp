@@ -22,14 +22,14 @@ TEST(IrParseError, PositionsOfMistakes) {
     expect_parse_error("for i {\n  y[i] = x[i] +* 2\n}", "expected an expression, found '*'", 2,
                        16);
     expect_parse_error("y[i] += A[i,j] *\n", "expected an expression, found end of input", 1, 17);
-    expect_parse_error("for i { y[i] = 1", "expected '}' to close the '{' at 1:7, found end of input",
-                       1, 17);
+    expect_parse_error("for i { y[i] = 1",
+                       "expected '}' to close the '{' at 1:7, found end of input", 1, 17);
     expect_parse_error("y[i] @= 2", "unexpected character '@'", 1, 6);
     expect_parse_error("y = 3", "expected '[' after the tensor name y (write y[] for a scalar), "
                                 "found '='", 1, 3);
     expect_parse_error("y[i] == 3", "expected an assignment operator", 1, 6);
-    expect_parse_error("y[i] = 3 4", "expected a newline or ';' after the statement, found number 4",
-                       1, 10);
+    expect_parse_error("y[i] = 3 4",
+                       "expected a newline or ';' after the statement, found number 4", 1, 10);
     expect_parse_error("let for = 3 { }", "expected a variable name after let, found the keyword "
                                           "'for'", 1, 5);
     expect_parse_error("y[i] = 1.e5", "expected a digit after the decimal point", 1, 10);

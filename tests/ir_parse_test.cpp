@@ -14,7 +14,8 @@ Stmt body(std::string_view text) { return parse_program(text).body; }
 
 TEST(IrParse, SpmvEinsumHasOutputIndexFirst) {
     Stmt expected = For_("i", For_("j", Set(A("y", {I("i")}), "add",
-                                            C("mul", {A("A", {I("i"), I("j")}), A("x", {I("j")})}))));
+                                            C("mul", {A("A", {I("i"), I("j")}),
+                                                      A("x", {I("j")})}))));
     EXPECT_IR_EQ(body("y[i] += A[i,j] * x[j]"), expected);
 }
 
@@ -81,7 +82,8 @@ TEST(IrParse, ExplicitLoopsAndRanges) {
 
 TEST(IrParse, EinsumInsideLoopAddsOnlyUnboundLoops) {
     Stmt expected = For_("i", For_("j", Set(A("y", {I("i")}), "add",
-                                            C("mul", {A("A", {I("i"), I("j")}), A("x", {I("j")})}))));
+                                            C("mul", {A("A", {I("i"), I("j")}),
+                                                      A("x", {I("j")})}))));
     EXPECT_IR_EQ(body("for i { y[i] += A[i,j] * x[j] }"), expected);
     // Same loop order as the pure einsum, and as the fully explicit program.
     EXPECT_IR_EQ(body("y[i] += A[i,j] * x[j]"), body("for i, j { y[i] += A[i,j] * x[j] }"));
@@ -153,7 +155,8 @@ TEST(IrParse, OperatorSymbolsMapToNames) {
     EXPECT_IR_EQ(parse_expr("!a"), C("not", {I("a")}));
     EXPECT_IR_EQ(parse_expr("~a"), C("bitwise_not", {I("a")}));
     EXPECT_IR_EQ(parse_expr("ldexp(a, 3)"), C("ldexp", {I("a"), L(3)}));
-    EXPECT_IR_EQ(parse_expr("ifelse(a > 0, b, -1)"), C("ifelse", {C("gt", {I("a"), L(0)}), I("b"), L(-1)}));
+    EXPECT_IR_EQ(parse_expr("ifelse(a > 0, b, -1)"),
+                 C("ifelse", {C("gt", {I("a"), L(0)}), I("b"), L(-1)}));
     EXPECT_IR_EQ(parse_expr("f()"), C("f", {}));
 }
 

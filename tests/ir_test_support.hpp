@@ -20,7 +20,9 @@ inline std::shared_ptr<const Access> A(std::string t, std::vector<Expr> idx,
                                        std::vector<std::string> protos = {}) {
     return Access::make(std::move(t), std::move(idx), std::move(protos));
 }
-inline Expr C(std::string op, std::vector<Expr> args) { return Call::make(std::move(op), std::move(args)); }
+inline Expr C(std::string op, std::vector<Expr> args) {
+    return Call::make(std::move(op), std::move(args));
+}
 inline Stmt For_(std::string i, Stmt body) { return For::make(std::move(i), std::move(body)); }
 inline Stmt ForIn(std::string i, int64_t lo, int64_t hi, Stmt body) {
     return For::make(std::move(i), std::move(body), L(lo), L(hi));
@@ -33,7 +35,9 @@ inline Stmt Blk(std::vector<Stmt> s) { return Block::make(std::move(s)); }
 // Both programs printed on failure, so a mismatch shows where they differ.
 #define EXPECT_IR_EQ(actual, expected)                                                         \
     EXPECT_TRUE(::siskin::ir::equal((actual), (expected)))                                     \
-        << "actual:\n" << ::siskin::ir::print(actual) << "expected:\n" << ::siskin::ir::print(expected)
+        << "actual:\n"                                                                       \
+        << ::siskin::ir::print(actual) << "expected:\n"                                      \
+        << ::siskin::ir::print(expected)
 
 /// Runs f, expects a siskin::Error whose message contains `part`, and returns it.
 inline Error expect_error(const std::function<void()>& f, const std::string& part) {

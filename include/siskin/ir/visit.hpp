@@ -1,11 +1,13 @@
 #pragma once
 // Traversal helpers for passes over the program IR: a read-only walk and a bottom-up rebuild.
 //
-//   visit(p.body, {}, [&](const Expr& e) { if (auto a = e->as<Access>()) names.insert(a->tensor); });
+//   visit(p.body, {}, [&](const Expr& e) {
+//       if (auto a = e->as<Access>()) names.insert(a->tensor);
+//   });
 //   Stmt s = mutate(p.body, {}, [](const Expr& e) -> Expr {
 //       auto c = e->as<Call>();
-//       return c && c->op == "neg" ? Call::make("sub", {Literal::make(Scalar::of(0.0)), c->args[0]})
-//                                  : e;
+//       if (!c || c->op != "neg") return e;
+//       return Call::make("sub", {Literal::make(Scalar::of(0.0)), c->args[0]});
 //   });
 #include <functional>
 
