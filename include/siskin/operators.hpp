@@ -19,8 +19,8 @@
 //     for 8-bit and float32 for 16-bit inputs; siskin has no float16, so it uses float64).
 //   - On bool: add is `or`, mul is `and`, abs is the identity, min/max are and/or;
 //     floordiv, mod, pow, shl and shr compute in int8; sub and neg refuse bool (as NumPy does).
-//   - ldexp(x, n) takes n of bool or a signed or unsigned integer up to 32 bits or int64;
-//     uint64 and floats are refused (NumPy has no safe cast to its int64 exponent).
+//   - ldexp(x, n): n is bool or any integer type but uint64 (computed as int64); a uint64 or
+//     float exponent is refused, as NumPy refuses types with no safe cast to its int exponent.
 //   - Comparisons of int64 with uint64 compare as float64 (the promotion rule).
 // Integer edge cases are defined, never C undefined behaviour or a trap:
 //   - x // 0 == 0 and x % 0 == 0; INT_MIN // -1 == INT_MIN (wraps) and INT_MIN % -1 == 0;
