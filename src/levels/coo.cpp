@@ -6,10 +6,123 @@
 
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
+#include "levels/level_codegen.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// SparseCOO, codegen face (reading, walk protocol). One level stores k coordinates per position,
+// sorted lexicographically within a fibre. Mode d of the level is unfurled over a range of
+// positions [p, p_end) that share the coordinates of modes before d: a Stepper over the
+// segments of equal crd_d (each segment [p, q) is one chunk), whose Spike tail is mode d+1 over
+// that segment; the last mode's chunks are single positions, like a SparseList.
+cast::Expr idx(const cast::Expr& base, const cast::Expr& i) { return cast::at(base, i); }
+cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
+
+class CooCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view) const override {
+        const TensorBinding& t = *f.tensor;
+        int modes = static_cast<int>(t.format.levels()[static_cast<size_t>(f.level)].modes.size());
+        bool last_mode = f.sub + 1 == modes;
+        cast::Expr crd = t.buffer(f.level, "crd" + std::to_string(f.sub)).data_var();
+        ValueType itype = t.index_type(f.level);
+        cast::Expr dim = t.level_dim(f.level, f.sub);
+        auto i64 = cast::Type::of(ValueType::Int64);
+
+        std::string p_name = ctx.fresh("p"), end_name = ctx.fresh("p_end"), last_name = ctx.fresh("p_last");
+        cast::Expr p = cast::var(p_name), end = cast::var(end_name), last = cast::var(last_name);
+        cast::Expr lo = f.pos.front(), hi = f.sub == 0 ? c_add(f.pos.front(), 1) : f.pos.back();
+        if (f.sub == 0) {
+            cast::Expr pos = t.buffer(f.level, "pos").data_var();
+            lo = idx(pos, f.pos.front());
+            hi = idx(pos, c_add(f.pos.front(), 1));
+        }
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, p_name, lo),
+            cast::Decl::make(i64, end_name, hi),
+            cast::Decl::make(i64, last_name,
+                             cast::Ternary::make(lt(p, end), c_add(idx(crd, c_add(end, -1)), 1), c_int(0))),
+        };
+        auto fiber = std::make_shared<const Fiber>(f);
+        std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
+        auto seek_to = [=](const cast::Expr& start) -> std::vector<cast::Stmt> {
+            if (c_constant(start) == 0) return {};
+            return {cast::assign(p, cast::call(fn, {crd, p, end, cast::Cast::make(cast::Type::of(itype), start)}))};
+        };
+
+        auto s = std::make_shared<Stepper>(c_add(idx(crd, p), 1));
+        s->stop_bounds = {last, dim};
+        if (last_mode) {
+            s->seek = [seek_to](LowerCtx&, const cast::Expr& start) { return seek_to(start); };
+            s->chunk = [fiber, p](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
+                return make_looplet<Spike>(fill_leaf(*fiber), child_fiber(c, *fiber, {p}, fiber->dirty));
+            };
+            s->next = {cast::Increment::make(p)};
+            s->positions = PositionLoop{p, end, last};
+        } else {
+            std::string q_name = ctx.fresh("q");
+            cast::Expr q = cast::var(q_name);
+            pre.push_back(cast::Decl::make(i64, q_name, p));
+            // q = the end of the segment starting at p (p < p_end).
+            std::vector<cast::Stmt> segment{
+                cast::assign(q, c_add(p, 1)),
+                cast::While::make(cast::bin(cast::BinaryOp::LogAnd, lt(q, end),
+                                            cast::bin(cast::BinaryOp::Eq, idx(crd, q), idx(crd, p))),
+                                  cast::Increment::make(q)),
+            };
+            s->seek = [seek_to, segment](LowerCtx&, const cast::Expr& start) {
+                auto out = seek_to(start);
+                out.insert(out.end(), segment.begin(), segment.end());
+                return out;
+            };
+            s->chunk = [fiber, p, q](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
+                return make_looplet<Spike>(fill_leaf(*fiber), next_sub(c, *fiber, {p, q}));
+            };
+            s->next = {cast::assign(p, q), cast::If::make(lt(p, end), cast::Block::make(segment))};
+        }
+        LoopletPtr stepper = s;
+        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+            {last, [stepper](LowerCtx&, const Extent&) { return stepper; }},
+            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                                   std::vector<Fact>{{c_int(0), last}, {last, dim}});
+    }
+
+    LExpr locate(LowerCtx&, const Fiber& f) const override {
+        throw Error("the coo level of " + f.tensor->name +
+                        " cannot be read by random access yet: loop over its indices in storage "
+                        "order (outermost first)",
+                    Error::Kind::Unsupported);
+    }
+
+    bool random_write() const override { return false; }
+    void declare(LowerCtx&, const TensorBinding& t, int) const override { unsupported_write(t); }
+    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&, const cast::Expr&) const override {
+        unsupported_write(t);
+    }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { unsupported_write(*f.tensor); }
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override { unsupported_write(*f.tensor); }
+    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
+        unsupported_write(t);
+    }
+
+private:
+    [[noreturn]] static void unsupported_write(const TensorBinding& t) {
+        throw Error("output " + t.name + " has a coo level, which compiled code cannot write yet "
+                    "(use sparselist levels, e.g. dcsr)",
+                    Error::Kind::Unsupported);
+    }
+};
+
 
 std::string crd_name(size_t k) { return fmt::format("crd{}", k); }
 
@@ -102,6 +215,11 @@ public:
         }
         if (lo < pos[parent + 1] && compare(lo) == 0) return lo;
         return std::nullopt;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const CooCodegen face;
+        return &face;
     }
 };
 

@@ -1,10 +1,48 @@
 // Element leaf: one value of the tensor's type per position of the last level, in "values".
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
+#include "levels/level_codegen.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// Element leaf, codegen face: the value at position q is values[q].
+class ElementCodegen final : public LeafCodegen {
+public:
+    LExpr read(LowerCtx&, const TensorBinding& t, const cast::Expr& pos) const override {
+        return CValue::make(cast::at(t.values->data_var(), pos), t.type, t.finite, &t);
+    }
+
+    LExpr write(LowerCtx&, const TensorBinding& t, const cast::Expr& pos,
+                const std::optional<cast::Expr>& dirty) const override {
+        return std::make_shared<Slot>(cast::at(t.values->data_var(), pos), t.type, dirty);
+    }
+
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        ctx.emit(ctx.reserve(*t.values, hi));
+        cast::Expr fill = cast::lit(t.fill);
+        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{cast::assign(cast::at(t.values->data_var(), k), fill)};
+        });
+    }
+
+    cast::Expr holds_value(LowerCtx&, const TensorBinding& t, const cast::Expr& pos) const override {
+        cast::Expr v = cast::at(t.values->data_var(), pos);
+        if (t.fill.is_nan()) return cast::bin(cast::BinaryOp::Eq, v, v);
+        return cast::bin(cast::BinaryOp::Ne, v, cast::lit(t.fill));
+    }
+
+    void freeze(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& count) const override {
+        ctx.emit(cast::assign(cast::Field::make(t.values->raw_var(), "size"), count));
+    }
+};
+
 
 class ElementLeaf final : public LeafFormat {
 public:
@@ -27,6 +65,11 @@ public:
 
     Scalar value(const Buffer& values, int64_t position) const override {
         return values.get(position);
+    }
+
+    const LeafCodegen* codegen() const override {
+        static const ElementCodegen face;
+        return &face;
     }
 };
 

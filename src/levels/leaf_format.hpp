@@ -11,6 +11,8 @@
 
 namespace siskin::levels {
 
+class LeafCodegen; // level_codegen.hpp
+
 class LeafFormat {
 public:
     LeafFormat() = default;
@@ -32,6 +34,8 @@ public:
                          std::span<const Scalar> values) const = 0;
     /// The value at a position of the last level.
     virtual Scalar value(const Buffer& values, int64_t position) const = 0;
+    /// The codegen face: reading and writing the leaf from generated C.
+    virtual const LeafCodegen* codegen() const { return nullptr; }
 };
 
 const LeafFormat& leaf_format(Leaf leaf);

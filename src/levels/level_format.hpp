@@ -26,6 +26,8 @@
 
 namespace siskin::levels {
 
+class LevelCodegen; // level_codegen.hpp: what the compiler asks of a level
+
 /// What a level can do, as named fields rather than a row of booleans.
 struct LevelProperties {
     int min_modes = 1;   // tensor dimensions one level covers: at least ...
@@ -95,6 +97,10 @@ public:
     /// The position of `coords` (one per mode, in spec order) in fibre `parent`, if stored.
     virtual std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t> shape,
                                           int64_t parent, std::span<const int64_t> coords) const = 0;
+
+    /// The codegen face (unfurling into looplets, writing from generated C); nullptr for a
+    /// level the compiler cannot handle yet.
+    virtual const LevelCodegen* codegen() const { return nullptr; }
 };
 
 /// The level format of a name or alias; nullptr when none is registered.

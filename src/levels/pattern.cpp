@@ -5,10 +5,35 @@
 
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
+#include "levels/level_codegen.hpp"
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// Pattern leaf, codegen face: every stored entry reads as true; writing is not supported yet.
+class PatternCodegen final : public LeafCodegen {
+public:
+    LExpr read(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {
+        return Literal::make(Scalar::of(true));
+    }
+    LExpr write(LowerCtx&, const TensorBinding& t, const cast::Expr&,
+                const std::optional<cast::Expr>&) const override {
+        throw Error("output " + t.name + " has a pattern leaf; compiled code cannot write pattern "
+                    "tensors yet (use an element leaf)",
+                    Error::Kind::Unsupported);
+    }
+    void init_slots(LowerCtx&, const TensorBinding&, const cast::Expr&, const cast::Expr&) const override {}
+    cast::Expr holds_value(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {
+        return cast::lit(Scalar::of(true));
+    }
+    void freeze(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {}
+};
+
 
 class PatternLeaf final : public LeafFormat {
 public:
@@ -41,6 +66,11 @@ public:
     }
 
     Scalar value(const Buffer&, int64_t) const override { return Scalar::of(true); }
+
+    const LeafCodegen* codegen() const override {
+        static const PatternCodegen face;
+        return &face;
+    }
 };
 
 } // namespace
