@@ -51,6 +51,7 @@ class Kernel {
 public:
     struct Impl;
     explicit Kernel(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+    const Impl& impl() const { return *impl_; } // for the compiler's own code
 
     /// The generated C.
     const std::string& c_source() const;

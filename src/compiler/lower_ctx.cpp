@@ -9,7 +9,10 @@
 
 namespace siskin::compiler {
 
-LowerCtx::LowerCtx() { blocks_.emplace_back(); }
+LowerCtx::LowerCtx() {
+    blocks_.emplace_back();
+    names_ = {"buffers", "dims"}; // the kernel's parameters
+}
 
 void LowerCtx::emit(cast::Stmt s) { blocks_.back().push_back(std::move(s)); }
 

@@ -44,7 +44,7 @@ public:
     void assume_le(const cast::Expr& a, const cast::Expr& b);
     /// Facts are scoped: rollback(mark()) forgets those assumed since.
     size_t mark() const { return facts_.size(); }
-    void rollback(size_t m) { facts_.resize(m); }
+    void rollback(size_t m) { facts_.erase(facts_.begin() + static_cast<std::ptrdiff_t>(m), facts_.end()); }
 
 private:
     bool le_depth(const cast::Expr& a, const cast::Expr& b, int depth) const;

@@ -20,6 +20,7 @@
 #include "codegen/c_ast.hpp"
 #include "compiler/lower_ir.hpp"
 #include "looplets/looplet.hpp"
+#include "siskin/format.hpp"
 
 namespace siskin::compiler {
 class LowerCtx;

@@ -1,0 +1,175 @@
+#include "compiler/bind.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "levels/level_format.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/visit.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+// Union-find over dimension keys ("T#k") and loop indices ("=i").
+class Classes {
+public:
+    std::string find(const std::string& k) {
+        auto it = parent_.find(k);
+        if (it == parent_.end()) {
+            parent_[k] = k;
+            return k;
+        }
+        if (it->second == k) return k;
+        std::string root = find(it->second);
+        parent_[k] = root;
+        return root;
+    }
+    void unite(const std::string& a, const std::string& b) { parent_[find(a)] = find(b); }
+
+private:
+    std::map<std::string, std::string> parent_;
+};
+
+std::string dim_key(const std::string& tensor, int mode) { return fmt::format("{}#{}", tensor, mode); }
+
+void check_signature(const std::string& name, const TensorSignature& sig, bool output) {
+    if (sig.format.ndims() != sig.ndims)
+        throw Error(fmt::format("the signature of {} gives {} dimensions, but its format '{}' "
+                                "stores {}",
+                                name, sig.ndims, sig.format.to_string(), sig.format.ndims()));
+    for (const auto& level : sig.format.levels()) {
+        if (level.index_bits != 32 && level.index_bits != 64)
+            throw Error(fmt::format("the format of {} ('{}') must give every level an index width "
+                                    "(@32 or @64) to be compiled",
+                                    name, sig.format.to_string()));
+        if (output && level.kind != "dense" && level.kind != "sparselist")
+            throw Error(fmt::format("output {} has a {} level; compiled code can write dense and "
+                                    "sparselist levels only, so far",
+                                    name, level.kind),
+                        Error::Kind::Unsupported);
+    }
+    if (sig.format.leaf() == Leaf::Pattern && sig.type != ValueType::Bool)
+        throw Error(fmt::format("{} has a pattern leaf, so its type must be bool", name));
+    if (output && sig.format.leaf() == Leaf::Pattern)
+        throw Error(fmt::format("output {} has a pattern leaf; compiled code cannot write pattern "
+                                "tensors yet (use an element leaf)",
+                                name),
+                    Error::Kind::Unsupported);
+}
+
+} // namespace
+
+std::vector<std::string> KernelTensors::order() const {
+    std::vector<std::string> all = inputs;
+    all.insert(all.end(), outputs.begin(), outputs.end());
+    return all;
+}
+
+KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
+                           const std::map<std::string, TensorSignature>& signatures) {
+    KernelTensors kt;
+    kt.inputs = program.inputs();
+    kt.outputs = program.outputs();
+    for (const auto& name : kt.order()) {
+        auto it = signatures.find(name);
+        if (it == signatures.end())
+            throw Error(fmt::format("no signature given for tensor {} of the program", name));
+        bool output = std::find(kt.outputs.begin(), kt.outputs.end(), name) != kt.outputs.end();
+        check_signature(name, it->second, output);
+        auto b = std::make_unique<TensorBinding>();
+        b->name = name;
+        b->format = it->second.format;
+        b->type = it->second.type;
+        b->fill = it->second.fill.cast(it->second.type);
+        b->finite = !output && it->second.finite;
+        b->output = output;
+        kt.bindings.emplace(name, std::move(b));
+    }
+
+    // Which dimensions a loop index ties together. Loops with a given range don't: their
+    // tensors only need to be large enough (checked by the host).
+    std::set<std::string> ranged;
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        if (const auto* f = s->as<ir::For>(); f && f->lo) ranged.insert(f->index);
+    });
+    Classes classes;
+    ir::visit(program.body, {}, [&](const ir::Expr& e) {
+        const auto* a = e->as<ir::Access>();
+        if (!a || !kt.bindings.count(a->tensor)) return;
+        for (size_t k = 0; k < a->indices.size(); ++k) {
+            const auto* idx = a->indices[k]->as<ir::Index>();
+            if (idx && !ranged.count(idx->name))
+                classes.unite(dim_key(a->tensor, static_cast<int>(k)), "=" + idx->name);
+        }
+    });
+
+    // The prologue: one local per class of dimensions, one per buffer.
+    auto i64 = cast::Type::of(ValueType::Int64);
+    cast::Expr dims = cast::var("dims"), buffers = cast::var("buffers");
+    std::map<std::string, cast::Expr> class_var;
+    std::map<std::string, std::vector<DimRef>> members;
+    int dim_slot = 0;
+    for (const auto& name : kt.order()) {
+        TensorBinding& t = *kt.bindings.at(name);
+        for (int k = 0; k < t.format.ndims(); ++k, ++dim_slot) {
+            std::string root = classes.find(dim_key(name, k));
+            members[root].push_back({name, k});
+            auto it = class_var.find(root);
+            if (it == class_var.end()) {
+                std::string v = ctx.fresh(fmt::format("{}_dim{}", name, k));
+                ctx.emit(cast::Decl::make(i64.as_const(), v, cast::at(dims, c_int(dim_slot))));
+                it = class_var.emplace(root, cast::var(v)).first;
+            }
+            t.dims.push_back(it->second);
+        }
+    }
+    for (auto& [root, refs] : members)
+        if (refs.size() > 1) kt.dim_classes.push_back(refs);
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* f = s->as<ir::For>();
+        if (!f || ranged.count(f->index)) return;
+        auto it = class_var.find(classes.find("=" + f->index));
+        if (it == class_var.end())
+            throw Error(fmt::format("cannot tell the extent of loop {}: no tensor is indexed by {} "
+                                    "alone; give it a range (for {} in lo:hi)",
+                                    f->index, f->index, f->index));
+        kt.index_extent.emplace(f->index, it->second);
+    });
+
+    int slot = 0;
+    auto bind_buffer = [&](TensorBinding& t, const std::string& buffer, ValueType type) {
+        BufferBinding b;
+        b.slot = slot++;
+        b.name = buffer;
+        b.type = type;
+        b.output = t.output;
+        b.data = ctx.fresh(t.name + "_" + buffer);
+        cast::Expr raw = cast::at(buffers, c_int(b.slot));
+        if (t.output) {
+            b.raw = ctx.fresh(t.name + "_" + buffer + "_buf");
+            ctx.emit(cast::Decl::make(cast::Type::named("siskin_buffer").pointer(), b.raw, raw));
+            raw = b.raw_var();
+        }
+        cast::Type data = t.output ? cast::Type::of(type).pointer()
+                                   : cast::Type::of(type).as_const().pointer().restricted();
+        cast::Type cast_to = t.output ? cast::Type::of(type).pointer() : cast::Type::of(type).as_const().pointer();
+        ctx.emit(cast::Decl::make(data, b.data, cast::Cast::make(cast_to, cast::Field::make(raw, "data"))));
+        return b;
+    };
+    for (const auto& name : kt.order()) {
+        TensorBinding& t = *kt.bindings.at(name);
+        for (const auto& spec : t.format.levels()) {
+            std::vector<BufferBinding> level;
+            for (const auto& bs : levels::level_format(spec.kind).buffers(spec))
+                level.push_back(bind_buffer(t, bs.name, bs.type));
+            t.levels.push_back(std::move(level));
+        }
+        if (t.format.leaf() == Leaf::Element) t.values = bind_buffer(t, "values", t.type);
+    }
+    kt.num_buffers = slot;
+    return kt;
+}
+
+} // namespace siskin::compiler

@@ -1,0 +1,47 @@
+#pragma once
+// Binding a program's tensors to the kernel ABI:
+//
+//   int siskin_kernel(siskin_buffer **buffers, const int64_t *dims);
+//
+// `buffers` lists, tensor by tensor (inputs in order of first appearance, then outputs in order
+// of first assignment), each level's buffers in LevelStorage order and then the values buffer
+// (none for a pattern leaf). `dims` lists every tensor's dimensions in the same tensor order.
+// The prologue unpacks each buffer once into a typed local (`const T *restrict` for inputs) and
+// each dimension into a local; dimensions that the program ties together through a loop index
+// share one local, so the prover sees them as one value (the host checks they agree).
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/lower_ctx.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "siskin/compiler.hpp"
+#include "siskin/ir/program.hpp"
+
+namespace siskin::compiler {
+
+struct DimRef {
+    std::string tensor;
+    int mode = 0;
+};
+
+struct KernelTensors {
+    std::vector<std::string> inputs, outputs;
+    std::map<std::string, std::unique_ptr<TensorBinding>> bindings;
+    /// The extent local of every loop index whose extent is inferred.
+    std::map<std::string, cast::Expr> index_extent;
+    /// Groups of dimensions that must be equal at run time.
+    std::vector<std::vector<DimRef>> dim_classes;
+    int num_buffers = 0;
+
+    const TensorBinding& at(const std::string& name) const { return *bindings.at(name); }
+    /// Inputs then outputs.
+    std::vector<std::string> order() const;
+};
+
+/// Checks the signatures, builds the bindings, and emits the prologue into ctx.
+KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
+                           const std::map<std::string, TensorSignature>& signatures);
+
+} // namespace siskin::compiler

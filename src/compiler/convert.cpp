@@ -1,0 +1,207 @@
+#include "compiler/convert.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "levels/level_codegen.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/text.hpp"
+#include "siskin/ir/visit.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+std::string where(const ir::Position& p) {
+    return p.line ? fmt::format("{}:{}: ", p.line, p.column) : std::string();
+}
+
+class Converter {
+public:
+    Converter(LowerCtx& ctx, const KernelTensors& kt, const ir::Program& program)
+        : ctx_(ctx), kt_(kt) {
+        ir::visit(program.body, [&](const ir::Stmt& s) {
+            if (const auto* a = s->as<ir::Assign>()) ++assigns_[a->lhs->tensor];
+        });
+    }
+
+    LStmt stmt(const ir::Stmt& s) {
+        switch (s->kind) {
+        case ir::StmtKind::Block: {
+            std::vector<LStmt> out;
+            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
+            return std::make_shared<Block>(std::move(out));
+        }
+        case ir::StmtKind::For: return loop(*s->as<ir::For>());
+        case ir::StmtKind::Assign: return assign(*s->as<ir::Assign>());
+        case ir::StmtKind::If: {
+            const auto& n = *s->as<ir::If>();
+            return std::make_shared<If>(expr(n.cond), stmt(n.then_body),
+                                        n.else_body ? stmt(n.else_body) : nullptr);
+        }
+        case ir::StmtKind::Let: {
+            const auto& n = *s->as<ir::Let>();
+            LExpr value = expr(n.value);
+            auto saved = vars_;
+            vars_[n.name] = value->type;
+            LStmt body = stmt(n.body);
+            vars_ = std::move(saved);
+            return std::make_shared<Let>(n.name, value, body);
+        }
+        }
+        SISKIN_ASSERT(false, "unknown statement kind");
+    }
+
+    std::vector<DimCheck> checks;
+
+private:
+    LStmt loop(const ir::For& f) {
+        LExpr lo = Literal::make(Scalar::of(int64_t{0})), hi;
+        if (f.lo) {
+            auto l = constant(f.lo), h = constant(f.hi);
+            if (!l || !h)
+                throw Error(fmt::format("{}the range of loop {} must be constant to be compiled",
+                                        where(f.pos), f.index),
+                            Error::Kind::Unsupported);
+            ranges_[f.index] = {*l, *h};
+            lo = Literal::make(Scalar::of(*l));
+            hi = Literal::make(Scalar::of(*h));
+        } else {
+            hi = CValue::make(kt_.index_extent.at(f.index), ValueType::Int64);
+        }
+        loops_.push_back(f.index);
+        LStmt body = stmt(f.body);
+        loops_.pop_back();
+        return std::make_shared<For>(f.index, lo, hi, body);
+    }
+
+    LStmt assign(const ir::Assign& a) {
+        const TensorBinding& t = kt_.at(a.lhs->tensor);
+        const Operator* op = nullptr;
+        if (!a.op.empty()) {
+            op = &find_operator(a.op);
+            if (op->arity != 2)
+                throw Error(fmt::format("{}{}= needs a binary operator, and {} takes {} arguments",
+                                        where(a.pos), a.op, a.op, op->arity));
+        }
+        // An overwrite that is its tensor's only write and hits every element at most once
+        // (every loop around it indexes the output) may skip writing the fill.
+        bool single = !op && assigns_[t.name] == 1;
+        for (const auto& i : loops_) {
+            bool indexed = false;
+            for (const auto& s : a.lhs->indices)
+                if (const auto* idx = s->as<ir::Index>(); idx && idx->name == i) indexed = true;
+            single = single && indexed;
+        }
+        LExpr lhs = access(*a.lhs, true);
+        return std::make_shared<Assign>(&t, lhs, op, expr(a.rhs), single);
+    }
+
+    LExpr expr(const ir::Expr& e) {
+        switch (e->kind) {
+        case ir::ExprKind::Literal: return Literal::make(e->as<ir::Literal>()->value);
+        case ir::ExprKind::Index: return Index::make(e->as<ir::Index>()->name);
+        case ir::ExprKind::Variable: {
+            const auto& name = e->as<ir::Variable>()->name;
+            return Variable::make(name, vars_.at(name));
+        }
+        case ir::ExprKind::Access: return access(*e->as<ir::Access>(), false);
+        case ir::ExprKind::Call: {
+            const auto& c = *e->as<ir::Call>();
+            std::vector<LExpr> args;
+            for (const auto& a : c.args) args.push_back(expr(a));
+            return Call::make(find_operator(c.op), std::move(args));
+        }
+        }
+        SISKIN_ASSERT(false, "unknown expression kind");
+    }
+
+    LExpr access(const ir::Access& a, bool write) {
+        const TensorBinding& t = kt_.at(a.tensor);
+        if (!write && t.output) {
+            for (const auto& level : t.format.levels())
+                if (level.kind != "dense")
+                    throw Error(fmt::format("{}the program reads output {} while writing it; "
+                                            "compiled code can do that for dense outputs only",
+                                            where(a.pos), a.tensor),
+                                Error::Kind::Unsupported);
+        }
+        auto order = t.format.mode_order();
+        std::vector<LExpr> subs;
+        std::vector<std::string> protos;
+        for (int mode : order) {
+            const ir::Expr& s = a.indices.at(static_cast<size_t>(mode));
+            subs.push_back(subscript(a, t, mode, s));
+            protos.push_back(a.protocols.at(static_cast<size_t>(mode)));
+        }
+        if (t.format.levels().empty()) {
+            const auto& leaf = levels::leaf_codegen(t.format.leaf());
+            return write ? leaf.write(ctx_, t, c_int(0), std::nullopt) : leaf.read(ctx_, t, c_int(0));
+        }
+        return std::make_shared<Fiber>(&t, t.type, 0, 0, std::vector<cast::Expr>{c_int(0)},
+                                       std::move(subs), std::move(protos), write, std::nullopt, 0);
+    }
+
+    LExpr subscript(const ir::Access& a, const TensorBinding& t, int mode, const ir::Expr& s) {
+        if (const auto* idx = s->as<ir::Index>()) {
+            if (auto r = ranges_.find(idx->name); r != ranges_.end() && r->second.second > r->second.first) {
+                if (r->second.first < 0)
+                    throw Error(fmt::format("{}loop {} starts at {}, outside {} (coordinates start "
+                                            "at 0)",
+                                            where(a.pos), idx->name, r->second.first, a.tensor));
+                checks.push_back({{t.name, mode}, r->second.second});
+            }
+            return Index::make(idx->name);
+        }
+        if (const auto* lit = s->as<ir::Literal>(); lit && is_integer(lit->value.type())) {
+            int64_t v = lit->value.as_int();
+            if (v < 0)
+                throw Error(fmt::format("{}coordinate {} of {} is {}, outside the tensor",
+                                        where(a.pos), mode, a.tensor, v));
+            checks.push_back({{t.name, mode}, v + 1});
+            return Literal::make(Scalar::of(v));
+        }
+        throw Error(fmt::format("{}subscript '{}' of {}: compiled code supports loop indices and "
+                                "integer literals as subscripts, so far",
+                                where(a.pos), ir::print(s), a.tensor),
+                    Error::Kind::Unsupported);
+    }
+
+    std::optional<int64_t> constant(const ir::Expr& e) {
+        if (const auto* lit = e->as<ir::Literal>())
+            return is_integer(lit->value.type()) ? std::optional<int64_t>(lit->value.as_int()) : std::nullopt;
+        if (const auto* c = e->as<ir::Call>()) {
+            std::vector<Scalar> args;
+            for (const auto& a : c->args) {
+                auto v = constant(a);
+                if (!v) return std::nullopt;
+                args.push_back(Scalar::of(*v));
+            }
+            Scalar r = find_operator(c->op).apply(args);
+            if (!is_integer(r.type())) return std::nullopt;
+            return r.as_int();
+        }
+        return std::nullopt;
+    }
+
+    LowerCtx& ctx_;
+    const KernelTensors& kt_;
+    std::map<std::string, int> assigns_;
+    std::vector<std::string> loops_;
+    std::map<std::string, ValueType> vars_;
+    std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
+};
+
+} // namespace
+
+Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors) {
+    Converter c(ctx, tensors, program);
+    Converted out;
+    out.body = c.stmt(program.body);
+    out.checks = std::move(c.checks);
+    return out;
+}
+
+} // namespace siskin::compiler

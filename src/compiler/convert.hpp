@@ -1,0 +1,26 @@
+#pragma once
+// The program as a lowering tree: every access a root Fiber (level 0, position 0, subscripts in
+// storage order), loops with their extents, `=` assignments marked when they may drop writes of
+// the fill. Refuses with Error(Unsupported) what the compiler cannot handle yet.
+#include <vector>
+
+#include "compiler/bind.hpp"
+#include "compiler/lower_ir.hpp"
+
+namespace siskin::compiler {
+
+/// A dimension that must be at least `at_least` at run time (a literal subscript, or a loop
+/// with a given range).
+struct DimCheck {
+    DimRef dim;
+    int64_t at_least = 0;
+};
+
+struct Converted {
+    LStmt body;
+    std::vector<DimCheck> checks;
+};
+
+Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors);
+
+} // namespace siskin::compiler

@@ -1,0 +1,71 @@
+// evaluate_compiled: the reference evaluator's contract, run through the compiler.
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "compiler/finite.hpp"
+#include "compiler/kernel_impl.hpp"
+#include "passes/output_fill.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/verify.hpp"
+
+namespace siskin {
+
+namespace {
+
+// 32-bit indices when every coordinate and every position of the output fits.
+int output_index_bits(const std::vector<int64_t>& shape) {
+    constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+    int64_t positions = 1;
+    for (int64_t n : shape) {
+        if (n > kMax || (n != 0 && positions > kMax / n)) return 64;
+        positions *= n;
+    }
+    return positions <= kMax ? 32 : 64;
+}
+
+} // namespace
+
+std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
+                                                const std::map<std::string, const Tensor*>& inputs,
+                                                const std::map<std::string, OutputSpec>& specs,
+                                                const CompileOptions& options) {
+    std::map<std::string, ir::TensorInfo> infos;
+    for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
+    for (const auto& [name, spec] : specs)
+        if (spec.shape && spec.type) infos[name] = {*spec.shape, *spec.type};
+    ir::VerifiedProgram verified = ir::verify(program, infos);
+
+    std::map<std::string, TensorSignature> signatures;
+    std::map<std::string, Scalar> input_fills;
+    std::set<std::string> scan = compiler::finiteness_matters(program, inputs);
+    for (const auto& name : program.inputs()) {
+        auto it = inputs.find(name);
+        if (it == inputs.end() || !it->second)
+            throw Error(fmt::format("the program reads {}, but no such input was given", name));
+        signatures[name] = TensorSignature::of(*it->second, scan.count(name) > 0);
+        input_fills[name] = it->second->fill();
+    }
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const auto& name : program.outputs()) {
+        if (inputs.count(name))
+            throw Error(fmt::format("{} is both an input and an output of the program", name));
+        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
+        TensorSignature s;
+        s.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
+        std::vector<int64_t> shape = spec && spec->shape ? *spec->shape : verified.output_shapes.at(name);
+        s.ndims = static_cast<int>(shape.size());
+        s.fill = (spec && spec->fill ? *spec->fill : infer_output_fill(program, name, s.type, input_fills))
+                     .cast(s.type);
+        Format format = spec && spec->format ? *spec->format : Format::dense(s.ndims);
+        s.format = format.with_index_bits(output_index_bits(shape));
+        signatures[name] = s;
+        shapes[name] = shape;
+    }
+    auto kernel = compile(program, signatures, options);
+    auto outputs = kernel->prepare(shapes);
+    kernel->impl().run(inputs, outputs, false);
+    return outputs;
+}
+
+} // namespace siskin

@@ -1,0 +1,48 @@
+#include "compiler/finite.hpp"
+
+#include "siskin/ir/visit.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+void tensors_in(const ir::Expr& e, std::set<std::string>& out) {
+    ir::visit(e, [&](const ir::Expr& n) {
+        if (const auto* a = n->as<ir::Access>()) out.insert(a->tensor);
+    });
+}
+
+// Whether e may evaluate to a fill value a looplet substituted (an access to a tensor with a
+// level that is not dense, or a let variable, which may hold one).
+bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>& inputs) {
+    bool found = false;
+    ir::visit(e, [&](const ir::Expr& n) {
+        if (n->as<ir::Variable>()) found = true;
+        if (const auto* a = n->as<ir::Access>()) {
+            auto it = inputs.find(a->tensor);
+            if (it == inputs.end()) return;
+            for (const auto& level : it->second->format().levels())
+                if (level.kind != "dense") found = true;
+        }
+    });
+    return found;
+}
+
+} // namespace
+
+std::set<std::string> finiteness_matters(const ir::Program& program,
+                                         const std::map<std::string, const Tensor*>& inputs) {
+    std::set<std::string> out;
+    ir::visit(program.body, {}, [&](const ir::Expr& e) {
+        const auto* c = e->as<ir::Call>();
+        if (!c || c->args.size() != 2) return;
+        const Operator* op = lookup_operator(c->op);
+        if (!op || !op->annihilator_finite_only) return;
+        for (size_t k = 0; k < 2; ++k)
+            if (may_hold_fill(c->args[1 - k], inputs)) tensors_in(c->args[k], out);
+    });
+    return out;
+}
+
+} // namespace siskin::compiler

@@ -1,0 +1,25 @@
+#pragma once
+// Finiteness of inputs. A float x * 0 is 0 only when x is finite (0 * inf is NaN), so the
+// simplifier may skip x where a sparse operand holds 0 only when x is known finite. Kernels are
+// specialised on it: evaluate_compiled scans the inputs whose finiteness can matter.
+#include <map>
+#include <set>
+#include <string>
+
+#include "siskin/ir/program.hpp"
+#include "siskin/tensor.hpp"
+
+namespace siskin {
+
+/// Whether every stored value of t is finite (always, for non-float types).
+bool finite_values(const Tensor& t);
+
+namespace compiler {
+
+/// The inputs worth scanning: operands of an operator whose annihilator holds for finite
+/// values only, next to an operand that may take a sparse level's fill.
+std::set<std::string> finiteness_matters(const ir::Program& program,
+                                         const std::map<std::string, const Tensor*>& inputs);
+
+} // namespace compiler
+} // namespace siskin

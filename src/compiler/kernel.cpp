@@ -1,0 +1,149 @@
+// A compiled kernel and its run-time binding: buffers in ABI order, dimensions, the checks the
+// generated code relies on, the call, and the status turned into an Error.
+#include <fmt/format.h>
+
+#include "compiler/finite.hpp"
+#include "compiler/kernel_impl.hpp"
+#include "compiler/pipeline.hpp"
+#include "levels/level_format.hpp"
+#include "siskin/compiler.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin {
+
+using compiler::KernelPlan;
+
+namespace {
+
+constexpr int kErrAlloc = 1; // SISKIN_ERR_ALLOC of the prelude
+
+void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset) {
+    for (int k = 0; k < t.num_levels(); ++k) {
+        LevelStorage& level = t.level(k);
+        auto specs = levels::level_format(level.spec.kind).buffers(level.spec);
+        for (const auto& spec : specs) {
+            RawBuffer& raw = level.buffer(spec.name).raw();
+            if (reset) raw.size = 0;
+            out.push_back(&raw);
+        }
+    }
+    if (t.format().leaf() == Leaf::Element) {
+        RawBuffer& raw = t.values().raw();
+        if (reset) raw.size = 0;
+        out.push_back(&raw);
+    }
+}
+
+} // namespace
+
+void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
+                       std::map<std::string, Tensor>& outputs, bool check_finite) const {
+    std::map<std::string, const Tensor*> all;
+    for (const auto& name : plan.inputs) {
+        auto it = inputs.find(name);
+        if (it == inputs.end() || !it->second)
+            throw Error(fmt::format("input {} of the kernel is missing", name));
+        const TensorSignature& want = plan.signatures.at(name);
+        TensorSignature got = TensorSignature::of(*it->second);
+        if (!want.matches(got))
+            throw Error(fmt::format("input {} is {}, but the kernel was compiled for {}", name,
+                                    got.to_string(), want.to_string()));
+        if (want.finite && check_finite && !finite_values(*it->second))
+            throw Error(fmt::format("input {} holds inf or NaN, but the kernel was compiled for "
+                                    "finite values only",
+                                    name));
+        all.emplace(name, it->second);
+    }
+    for (const auto& name : plan.outputs) {
+        auto it = outputs.find(name);
+        if (it == outputs.end()) throw Error(fmt::format("output {} of the kernel is missing", name));
+        const TensorSignature& want = plan.signatures.at(name);
+        TensorSignature got = TensorSignature::of(it->second);
+        if (!want.matches(got))
+            throw Error(fmt::format("output {} is {}, but the kernel was compiled for {}", name,
+                                    got.to_string(), want.to_string()));
+        all.emplace(name, &it->second);
+    }
+    auto dim = [&](const compiler::DimRef& d) {
+        return all.at(d.tensor)->shape().at(static_cast<size_t>(d.mode));
+    };
+    for (const auto& cls : plan.dim_classes)
+        for (const auto& d : cls)
+            if (dim(d) != dim(cls.front()))
+                throw Error(fmt::format("dimension {} of {} is {}, but dimension {} of {} is {}; "
+                                        "the program indexes both with the same loop index",
+                                        d.mode, d.tensor, dim(d), cls.front().mode,
+                                        cls.front().tensor, dim(cls.front())));
+    for (const auto& c : plan.checks)
+        if (dim(c.dim) < c.at_least)
+            throw Error(fmt::format("the program reads {} at coordinate {} of dimension {}, but "
+                                    "that dimension has size {}",
+                                    c.dim.tensor, c.at_least - 1, c.dim.mode, dim(c.dim)));
+
+    std::vector<RawBuffer*> buffers;
+    std::vector<int64_t> dims;
+    for (const auto& name : plan.inputs) {
+        const Tensor& t = *all.at(name);
+        add_buffers(const_cast<Tensor&>(t), buffers, false); // read only
+        dims.insert(dims.end(), t.shape().begin(), t.shape().end());
+    }
+    for (const auto& name : plan.outputs) {
+        Tensor& t = outputs.at(name);
+        add_buffers(t, buffers, true);
+        dims.insert(dims.end(), t.shape().begin(), t.shape().end());
+    }
+    SISKIN_ASSERT(static_cast<int>(buffers.size()) == plan.num_buffers,
+                  "the tensors have a different number of buffers than the kernel expects");
+    dims.push_back(0); // never empty
+    int status = entry(buffers.data(), dims.data());
+    if (status == kErrAlloc)
+        throw Error("the compiled kernel ran out of memory while building its outputs");
+    if (status != 0)
+        throw Error(fmt::format("the compiled kernel failed with status {}", status), Error::Kind::Internal);
+}
+
+const std::string& Kernel::c_source() const { return impl_->plan.c_source; }
+const std::vector<std::string>& Kernel::inputs() const { return impl_->plan.inputs; }
+const std::vector<std::string>& Kernel::outputs() const { return impl_->plan.outputs; }
+const TensorSignature& Kernel::signature(const std::string& tensor) const {
+    auto it = impl_->plan.signatures.find(tensor);
+    if (it == impl_->plan.signatures.end())
+        throw Error(fmt::format("the kernel has no tensor {}", tensor));
+    return it->second;
+}
+codegen::CacheStatus Kernel::cache() const { return impl_->jit.cache; }
+double Kernel::compile_ms() const { return impl_->jit.compile_ms; }
+
+std::map<std::string, Tensor> Kernel::prepare(
+    const std::map<std::string, std::vector<int64_t>>& shapes) const {
+    std::map<std::string, Tensor> out;
+    for (const auto& name : impl_->plan.outputs) {
+        auto it = shapes.find(name);
+        if (it == shapes.end()) throw Error(fmt::format("no shape given for output {}", name));
+        const TensorSignature& s = impl_->plan.signatures.at(name);
+        out.emplace(name, Tensor(it->second, s.type, s.fill, s.format));
+    }
+    return out;
+}
+
+void Kernel::run(const std::map<std::string, const Tensor*>& inputs,
+                 std::map<std::string, Tensor>& outputs) const {
+    impl_->run(inputs, outputs, true);
+}
+
+std::string generate_c(const ir::Program& program,
+                       const std::map<std::string, TensorSignature>& tensors) {
+    return compiler::plan_kernel(program, tensors).c_source;
+}
+
+std::shared_ptr<const Kernel> compile(const ir::Program& program,
+                                      const std::map<std::string, TensorSignature>& tensors,
+                                      const CompileOptions& options) {
+    auto impl = std::make_shared<Kernel::Impl>();
+    impl->plan = compiler::plan_kernel(program, tensors);
+    impl->jit = codegen::jit_compile(impl->plan.c_source, options.jit);
+    impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
+    return std::make_shared<const Kernel>(impl);
+}
+
+} // namespace siskin

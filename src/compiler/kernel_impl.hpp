@@ -1,0 +1,22 @@
+#pragma once
+// The inside of a Kernel: its plan, the loaded library and the entry point.
+#include <map>
+#include <string>
+
+#include "compiler/pipeline.hpp"
+#include "siskin/compiler.hpp"
+
+namespace siskin {
+
+struct Kernel::Impl {
+    compiler::KernelPlan plan;
+    codegen::JitResult jit;
+    int (*entry)(RawBuffer**, const int64_t*) = nullptr;
+
+    /// check_finite: verify the inputs compiled for finite values are (evaluate_compiled has
+    /// just computed it and skips the second scan).
+    void run(const std::map<std::string, const Tensor*>& inputs,
+             std::map<std::string, Tensor>& outputs, bool check_finite) const;
+};
+
+} // namespace siskin
