@@ -1,0 +1,173 @@
+/* siskin_ops.h: the scalar helpers that operator templates (Operator::c_template) expand to in
+ * generated kernels. Plain C11, self-contained (stdint, stdbool, math only), all static inline.
+ *
+ * Names are siskin_<op>_<t> with <t> one of b i8 i16 i32 i64 u8 u16 u32 u64 f32 f64, the type
+ * of the arguments and (except comparisons) of the result. Each helper has exactly the semantics
+ * of the operator's C++ evaluate() in src/algebra/ (NumPy semantics, see operators.hpp):
+ *   - integer add/sub/mul/neg/abs/pow wrap around (computed in unsigned arithmetic, never UB);
+ *   - integer floordiv/mod round toward -inf, x // 0 == x % 0 == 0, MIN // -1 == MIN (no trap);
+ *   - shifts by a count outside 0..width-1 (negative counts included) give 0, or -1 for shr of
+ *     a negative value;
+ *   - min/max propagate NaN and order -0.0 before +0.0;
+ *   - float floordiv/mod follow NumPy's divmod.
+ * Converting an out-of-range value to a signed integer type wraps (true of every compiler
+ * siskin supports; C only calls it implementation-defined).
+ */
+#ifndef SISKIN_OPS_H
+#define SISKIN_OPS_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- Wrapping arithmetic. W is an unsigned type at least as wide as T and never promoted to
+ * int, so products and sums cannot overflow a signed type. ---- */
+#define SISKIN_OPS_WRAPPING(S, T, W)                                                            \
+    static inline T siskin_add_##S(T a, T b) { return (T)((W)a + (W)b); }                      \
+    static inline T siskin_sub_##S(T a, T b) { return (T)((W)a - (W)b); }                      \
+    static inline T siskin_mul_##S(T a, T b) { return (T)((W)a * (W)b); }                      \
+    static inline T siskin_neg_##S(T a) { return (T)((W)0 - (W)a); }
+
+SISKIN_OPS_WRAPPING(i8, int8_t, uint32_t)
+SISKIN_OPS_WRAPPING(i16, int16_t, uint32_t)
+SISKIN_OPS_WRAPPING(i32, int32_t, uint32_t)
+SISKIN_OPS_WRAPPING(i64, int64_t, uint64_t)
+SISKIN_OPS_WRAPPING(u8, uint8_t, uint32_t)
+SISKIN_OPS_WRAPPING(u16, uint16_t, uint32_t)
+SISKIN_OPS_WRAPPING(u32, uint32_t, uint32_t)
+SISKIN_OPS_WRAPPING(u64, uint64_t, uint64_t)
+
+/* ---- Signed integers: abs, floordiv, mod, pow, shifts, min, max. ---- */
+#define SISKIN_OPS_SIGNED(S, T, W, BITS)                                                        \
+    static inline T siskin_abs_##S(T a) { return a < 0 ? (T)((W)0 - (W)a) : a; }               \
+    static inline T siskin_floordiv_##S(T a, T b) {                                            \
+        if (b == 0) return 0;                                                                  \
+        if (b == -1) return (T)((W)0 - (W)a); /* MIN / -1 would trap */                        \
+        T q = (T)(a / b);                                                                      \
+        if (a % b != 0 && ((a < 0) != (b < 0))) q = (T)(q - 1);                                \
+        return q;                                                                              \
+    }                                                                                          \
+    static inline T siskin_mod_##S(T a, T b) {                                                 \
+        if (b == 0 || b == -1) return 0; /* MIN % -1 would trap */                             \
+        T r = (T)(a % b);                                                                      \
+        if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b);                                    \
+        return r;                                                                              \
+    }                                                                                          \
+    static inline T siskin_pow_##S(T a, T b) {                                                 \
+        if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 != 0 ? -1 : 1) : 0;                   \
+        W base = (W)a, r = 1;                                                                  \
+        for (W e = (W)b; e != 0; e >>= 1) {                                                    \
+            if (e & 1u) r *= base;                                                             \
+            base *= base;                                                                      \
+        }                                                                                      \
+        return (T)r;                                                                           \
+    }                                                                                          \
+    static inline T siskin_shl_##S(T a, T b) {                                                 \
+        if ((uint64_t)(int64_t)b >= BITS) return 0;                                            \
+        return (T)((W)a << b);                                                                 \
+    }                                                                                          \
+    static inline T siskin_shr_##S(T a, T b) {                                                 \
+        if ((uint64_t)(int64_t)b >= BITS) return a < 0 ? -1 : 0;                               \
+        return a < 0 ? (T) ~(~a >> b) : (T)(a >> b); /* no shift of a negative value */        \
+    }                                                                                          \
+    static inline T siskin_min_##S(T a, T b) { return a < b ? a : b; }                         \
+    static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
+    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
+
+SISKIN_OPS_SIGNED(i8, int8_t, uint32_t, 8u)
+SISKIN_OPS_SIGNED(i16, int16_t, uint32_t, 16u)
+SISKIN_OPS_SIGNED(i32, int32_t, uint32_t, 32u)
+SISKIN_OPS_SIGNED(i64, int64_t, uint64_t, 64u)
+
+/* ---- Unsigned integers. ---- */
+#define SISKIN_OPS_UNSIGNED(S, T, W, BITS)                                                      \
+    static inline T siskin_abs_##S(T a) { return a; }                                          \
+    static inline T siskin_floordiv_##S(T a, T b) { return b == 0 ? 0 : (T)(a / b); }          \
+    static inline T siskin_mod_##S(T a, T b) { return b == 0 ? 0 : (T)(a % b); }               \
+    static inline T siskin_pow_##S(T a, T b) {                                                 \
+        W base = (W)a, r = 1;                                                                  \
+        for (W e = (W)b; e != 0; e >>= 1) {                                                    \
+            if (e & 1u) r *= base;                                                             \
+            base *= base;                                                                      \
+        }                                                                                      \
+        return (T)r;                                                                           \
+    }                                                                                          \
+    static inline T siskin_shl_##S(T a, T b) { return b >= BITS ? 0 : (T)((W)a << b); }        \
+    static inline T siskin_shr_##S(T a, T b) { return b >= BITS ? 0 : (T)(a >> b); }           \
+    static inline T siskin_min_##S(T a, T b) { return a < b ? a : b; }                         \
+    static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
+    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
+
+SISKIN_OPS_UNSIGNED(u8, uint8_t, uint32_t, 8u)
+SISKIN_OPS_UNSIGNED(u16, uint16_t, uint32_t, 16u)
+SISKIN_OPS_UNSIGNED(u32, uint32_t, uint32_t, 32u)
+SISKIN_OPS_UNSIGNED(u64, uint64_t, uint64_t, 64u)
+
+/* ---- bool: add is or, mul is and, abs is the identity, min/max are and/or. ---- */
+static inline bool siskin_add_b(bool a, bool b) { return a || b; }
+static inline bool siskin_mul_b(bool a, bool b) { return a && b; }
+static inline bool siskin_abs_b(bool a) { return a; }
+static inline bool siskin_min_b(bool a, bool b) { return a && b; }
+static inline bool siskin_max_b(bool a, bool b) { return a || b; }
+static inline bool siskin_bitwise_not_b(bool a) { return !a; }
+
+/* ---- Floating point. F is float or double, M the suffix of its math.h functions. The divmod
+ * follows NumPy: fmod, then move the remainder to the divisor's sign and snap the quotient to
+ * the nearest integer. ---- */
+#define SISKIN_OPS_FLOAT(S, F, M)                                                               \
+    static inline F siskin_add_##S(F a, F b) { return a + b; }                                 \
+    static inline F siskin_sub_##S(F a, F b) { return a - b; }                                 \
+    static inline F siskin_mul_##S(F a, F b) { return a * b; }                                 \
+    static inline F siskin_neg_##S(F a) { return -a; }                                         \
+    static inline F siskin_abs_##S(F a) { return fabs##M(a); }                                 \
+    static inline F siskin_floordiv_##S(F a, F b) {                                            \
+        if (b == 0) return a / b;                                                              \
+        F mod = fmod##M(a, b);                                                                 \
+        F div = (a - mod) / b;                                                                 \
+        if (mod != 0) {                                                                        \
+            if (isless(b, (F)0) != isless(mod, (F)0)) div -= (F)1;                             \
+        }                                                                                      \
+        if (div == 0) return copysign##M((F)0, a / b);                                         \
+        F fl = floor##M(div);                                                                  \
+        if (isgreater(div - fl, (F)0.5)) fl += (F)1;                                           \
+        return fl;                                                                             \
+    }                                                                                          \
+    static inline F siskin_mod_##S(F a, F b) {                                                 \
+        F mod = fmod##M(a, b);                                                                 \
+        if (b == 0) return mod;                                                                \
+        if (mod != 0) {                                                                        \
+            if (isless(b, (F)0) != isless(mod, (F)0)) mod += b;                                \
+            return mod;                                                                        \
+        }                                                                                      \
+        return copysign##M((F)0, b);                                                           \
+    }                                                                                          \
+    static inline F siskin_pow_##S(F a, F b) { return pow##M(a, b); }                          \
+    static inline F siskin_min_##S(F a, F b) {                                                 \
+        if (isnan(a)) return a;                                                                \
+        if (isnan(b)) return b;                                                                \
+        if (a == b) return signbit(a) ? a : b;                                                 \
+        return a < b ? a : b;                                                                  \
+    }                                                                                          \
+    static inline F siskin_max_##S(F a, F b) {                                                 \
+        if (isnan(a)) return a;                                                                \
+        if (isnan(b)) return b;                                                                \
+        if (a == b) return signbit(a) ? b : a;                                                 \
+        return a < b ? b : a;                                                                  \
+    }                                                                                          \
+    static inline F siskin_exp_##S(F a) { return exp##M(a); }                                  \
+    static inline F siskin_log_##S(F a) { return log##M(a); }                                  \
+    static inline F siskin_sqrt_##S(F a) { return sqrt##M(a); }                                \
+    /* Exponents beyond +-4000 give the same result as +-4000 (0 or inf) for every F. */       \
+    static inline F siskin_ldexp_##S(F a, int64_t n) {                                         \
+        return ldexp##M(a, (int)(n > 4000 ? 4000 : n < -4000 ? -4000 : n));                    \
+    }
+
+SISKIN_OPS_FLOAT(f32, float, f)
+SISKIN_OPS_FLOAT(f64, double, )
+
+#undef SISKIN_OPS_WRAPPING
+#undef SISKIN_OPS_SIGNED
+#undef SISKIN_OPS_UNSIGNED
+#undef SISKIN_OPS_FLOAT
+
+#endif /* SISKIN_OPS_H */

@@ -1,0 +1,59 @@
+// and or xor not ifelse: NumPy logical_and, logical_or, logical_xor, logical_not, where.
+// Logical operators take any types, convert them to bool (nonzero and NaN are true) and give
+// bool; ifelse gives the promotion of its two value arguments.
+#include "algebra/builtin_operators.hpp"
+#include "algebra/operator_builder.hpp"
+
+namespace siskin::algebra {
+
+namespace {
+
+using Identity = std::optional<Scalar>;
+using Annihilator = std::optional<std::pair<Scalar, Scalar>>;
+
+Signature all_bool(std::span<const ValueType>) { return uniform(ValueType::Bool); }
+
+template <class K> Operator logical(std::string name, std::string c_template, K k) {
+    Operator op = make_operator(std::move(name), 2, all_bool, binary_body<kBool>(k),
+                                std::move(c_template));
+    op.commutative = op.associative = true;
+    return op;
+}
+
+} // namespace
+
+void add_logical_operators(std::vector<Operator>& out) {
+    Operator land = logical("and", "($0 && $1)", [](bool a, bool b) { return a && b; });
+    land.idempotent = true;
+    land.identity = [](ValueType, int) -> Identity { return Scalar::of(true); };
+    land.annihilator = [](ValueType, int) -> Annihilator {
+        return std::pair{Scalar::of(false), Scalar::of(false)};
+    };
+    out.push_back(std::move(land));
+
+    Operator lor = logical("or", "($0 || $1)", [](bool a, bool b) { return a || b; });
+    lor.idempotent = true;
+    lor.identity = [](ValueType, int) -> Identity { return Scalar::of(false); };
+    lor.annihilator = [](ValueType, int) -> Annihilator {
+        return std::pair{Scalar::of(true), Scalar::of(true)};
+    };
+    out.push_back(std::move(lor));
+
+    Operator lxor = logical("xor", "($0 != $1)", [](bool a, bool b) { return a != b; });
+    lxor.identity = [](ValueType, int) -> Identity { return Scalar::of(false); };
+    out.push_back(std::move(lxor));
+
+    out.push_back(make_operator("not", 1, all_bool,
+                                unary_body<kBool>([](bool a) { return !a; }), "(!$0)"));
+
+    out.push_back(make_operator(
+        "ifelse", 3,
+        [](std::span<const ValueType> types) {
+            ValueType r = promote(types[1], types[2]);
+            return Signature{r, {ValueType::Bool, r, r}};
+        },
+        [](const Signature&, std::span<const Scalar> a) { return a[0].as_bool() ? a[1] : a[2]; },
+        "($0 ? $1 : $2)"));
+}
+
+} // namespace siskin::algebra

@@ -1,0 +1,80 @@
+// exp log sqrt pow ldexp: NumPy exp, log, sqrt, power, ldexp. The transcendental ones compute
+// in the float type (bool and integers give float64); pow keeps integers integers (bool in int8).
+#include <cmath>
+
+#include "algebra/builtin_operators.hpp"
+#include "algebra/operator_builder.hpp"
+#include "algebra/scalar_kernels.hpp"
+
+namespace siskin::algebra {
+
+namespace {
+
+using Identity = std::optional<Scalar>;
+using Annihilator = std::optional<std::pair<Scalar, Scalar>>;
+
+ValueType float_of(ValueType t) { return is_float(t) ? t : ValueType::Float64; }
+
+template <class K> Operator transcendental(std::string name, K k) {
+    std::string c_template = "siskin_" + name + "_$t($0)";
+    return make_operator(
+        std::move(name), 1, [](auto types) { return uniform(float_of(types[0])); },
+        unary_body<kFloat>(k), std::move(c_template));
+}
+
+Operator pow_op() {
+    auto typing = [](std::span<const ValueType> types) {
+        ValueType p = promote_all(types);
+        return uniform(p == ValueType::Bool ? ValueType::Int8 : p);
+    };
+    Operator op = make_operator(
+        "pow", 2, typing,
+        binary_body<kInts | kFloat>([](auto a, auto b) { return kernels::pow(a, b); }),
+        "siskin_pow_$t($0, $1)");
+    op.identity = [](ValueType t, int arg) -> Identity {
+        return arg == 1 ? Identity(small(1, t)) : std::nullopt; // x^1 == x
+    };
+    // 1^y == 1 and x^0 == 1 for every y and x, NaN and inf included (C99 pow).
+    op.annihilator = [typing](ValueType t, int arg) -> Annihilator {
+        ValueType both[2] = {t, t};
+        Scalar one = small(1, typing(both).result);
+        return std::pair{arg == 0 ? small(1, t) : Scalar::zero(t), one};
+    };
+    return op;
+}
+
+Operator ldexp_op() {
+    Operator op = make_operator(
+        "ldexp", 2,
+        [](std::span<const ValueType> types) {
+            if (is_float(types[1]) || types[1] == ValueType::UInt64)
+                refuse("ldexp", types,
+                       "a number and an exponent of type bool, int8..int64 or uint8..uint32");
+            ValueType f = float_of(types[0]);
+            return Signature{f, {f, ValueType::Int64, ValueType::Int64}};
+        },
+        [](const Signature& sig, std::span<const Scalar> a) {
+            return dispatch<kFloat>(sig.operands[0], [&](auto tag) {
+                using T = decltype(tag);
+                return Scalar::of(kernels::ldexp(native<T>(a[0]), a[1].as_int()));
+            });
+        },
+        "siskin_ldexp_$t($0, $1)");
+    // x * 2^0 == x; the identity is an int64 exponent whatever the mantissa's type.
+    op.identity = [](ValueType, int arg) -> Identity {
+        return arg == 1 ? Identity(Scalar::of(int64_t{0})) : std::nullopt;
+    };
+    return op;
+}
+
+} // namespace
+
+void add_math_operators(std::vector<Operator>& out) {
+    out.push_back(transcendental("exp", [](auto a) { return std::exp(a); }));
+    out.push_back(transcendental("log", [](auto a) { return std::log(a); }));
+    out.push_back(transcendental("sqrt", [](auto a) { return std::sqrt(a); }));
+    out.push_back(pow_op());
+    out.push_back(ldexp_op());
+}
+
+} // namespace siskin::algebra
