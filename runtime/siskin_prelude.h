@@ -1,0 +1,142 @@
+/* The runtime prelude of siskin's generated C: every kernel includes this file and the standard
+ * headers, nothing else. It is a real C11 header so that it is compiled and linted like any other
+ * code; the build embeds it (and every other file of runtime/) into the library, and the JIT puts
+ * those files on the kernel's include path.
+ *
+ * Conventions:
+ * - Positions, sizes and loop indices are int64_t; coordinate arrays are int32_t or int64_t.
+ * - Kernels return an int status: SISKIN_OK, or one of the SISKIN_ERR_* codes below, which the
+ *   host turns into a siskin::Error. Kernels never abort the process. */
+#ifndef SISKIN_PRELUDE_H
+#define SISKIN_PRELUDE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Status codes returned by kernels and by the helpers below. */
+enum {
+    SISKIN_OK = 0,
+    SISKIN_ERR_ALLOC = 1 /* a buffer could not grow: out of memory or a size overflow */
+};
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SISKIN_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SISKIN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SISKIN_LIKELY(x) (x)
+#define SISKIN_UNLIKELY(x) (x)
+#endif
+
+/* A growable array in malloc'd memory, shared with the host: same layout as siskin::RawBuffer
+ * (include/siskin/buffer.hpp). `size` elements are in use, `capacity` are allocated; the element
+ * type is known to the kernel, not stored. */
+typedef struct {
+    void *data;
+    int64_t size;
+    int64_t capacity;
+} siskin_buffer;
+
+/* Makes room for at least `need` elements of `elem_size` bytes, doubling the capacity (at least 16
+ * elements) so that appending n elements one by one costs O(n) in total. Memory past the old
+ * capacity is zero-filled. Returns SISKIN_OK, or SISKIN_ERR_ALLOC with the buffer unchanged. */
+static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
+    if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
+    if (need < 0 || elem_size == 0) return SISKIN_ERR_ALLOC;
+    int64_t cap = b->capacity < 8 ? 16 : b->capacity;
+    while (cap < need) {
+        if (cap > INT64_MAX / 2) {
+            cap = need;
+            break;
+        }
+        cap *= 2;
+    }
+    if ((uint64_t)cap > SIZE_MAX / elem_size) return SISKIN_ERR_ALLOC;
+    void *grown = realloc(b->data, (size_t)cap * elem_size);
+    if (grown == NULL) return SISKIN_ERR_ALLOC;
+    memset((char *)grown + (size_t)b->capacity * elem_size, 0,
+           (size_t)(cap - b->capacity) * elem_size);
+    b->data = grown;
+    b->capacity = cap;
+    return SISKIN_OK;
+}
+
+/* Sets the number of elements in use to `n`, growing as siskin_buffer_reserve does. Elements that
+ * come into use are zero, also when the buffer shrank before. Returns SISKIN_OK or
+ * SISKIN_ERR_ALLOC (buffer unchanged). */
+static inline int siskin_buffer_resize(siskin_buffer *b, int64_t n, size_t elem_size) {
+    if (n < 0) return SISKIN_ERR_ALLOC;
+    int status = siskin_buffer_reserve(b, n, elem_size);
+    if (status != SISKIN_OK) return status;
+    if (n > b->size)
+        memset((char *)b->data + (size_t)b->size * elem_size, 0, (size_t)(n - b->size) * elem_size);
+    b->size = n;
+    return SISKIN_OK;
+}
+
+static inline int64_t siskin_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t siskin_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Lower bound: the first position p in [lo, hi) with a[p] >= x, or hi when there is none.
+ * a[lo..hi) must be sorted ascending. Used by the follow protocol (random access into a sorted
+ * coordinate list). */
+static inline int64_t siskin_lower_bound_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static inline int64_t siskin_lower_bound_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Galloping (exponential) search: the same result as siskin_lower_bound_*, in O(log d) steps where
+ * d is the distance from lo to the answer. The gallop protocol uses it to skip ahead in one sorted
+ * list to the next coordinate of another, which makes intersecting a short list with a long one
+ * cost O(short * log long) instead of O(long). */
+static inline int64_t siskin_gallop_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
+    if (lo >= hi || a[lo] >= x) return lo;
+    /* Invariant: a[lo] < x. Probe lo+1, lo+3, lo+7, ... until a probe reaches x or passes hi. */
+    int64_t step = 1;
+    while (step < hi - lo && a[lo + step] < x) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t end = step < hi - lo ? lo + step : hi; /* a[end] >= x, or end == hi */
+    return siskin_lower_bound_i32(a, lo + 1, end, x);
+}
+
+static inline int64_t siskin_gallop_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
+    if (lo >= hi || a[lo] >= x) return lo;
+    int64_t step = 1;
+    while (step < hi - lo && a[lo + step] < x) {
+        lo += step;
+        step *= 2;
+    }
+    int64_t end = step < hi - lo ? lo + step : hi;
+    return siskin_lower_bound_i64(a, lo + 1, end, x);
+}
+
+/* The operator helpers of the algebra (runtime/siskin_ops.h), when this build has them. */
+#if defined(__has_include)
+#if __has_include("siskin_ops.h")
+#include "siskin_ops.h"
+#endif
+#endif
+
+#endif /* SISKIN_PRELUDE_H */

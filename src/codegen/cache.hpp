@@ -1,0 +1,46 @@
+#pragma once
+// The on-disk kernel cache: a per-user directory of shared objects named by a content key.
+//
+// Layout of the directory (created 0700; an existing one must belong to the user and not be
+// writable by group or others, since loading a library from it runs its code):
+//   <key>.so             a compiled kernel, installed by rename() so readers never see half a file
+//   failed-<key>.c       the source of a kernel that did not compile, kept for the user to inspect
+//   runtime-<hash>/      the embedded runtime headers of one siskin build (the -I directory)
+//   tmp-*                files being written; each process writes only its own
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/compiler.hpp"
+
+namespace siskin::codegen {
+
+/// The cache key: XXH3-128, as 32 hex digits, of the C source, the compiler's identity, the
+/// flags, siskin's version and the runtime headers. When a flag asks for the host CPU
+/// (-march=native and the like) the CPU's model and feature flags are part of it too, so a home
+/// directory shared by different machines never hands one machine another's instructions.
+std::string kernel_key(std::string_view source, const CompilerIdentity& compiler,
+                       const std::vector<std::string>& flags);
+
+class KernelCache {
+public:
+    /// The directory `dir`, else $SISKIN_CACHE_DIR, else $XDG_CACHE_HOME/siskin, else
+    /// ~/.cache/siskin: created with mode 0700 if missing, checked if present. Throws Error when
+    /// it cannot be created or is not safe to load code from.
+    static KernelCache open(const std::optional<std::string>& dir);
+
+    const std::string& dir() const { return dir_; }
+    std::string library_path(std::string_view key) const;       // <dir>/<key>.so
+    std::string failed_source_path(std::string_view key) const; // <dir>/failed-<key>.c
+    /// A fresh file name in the directory, unique across threads and processes.
+    std::string temp_path(std::string_view key, std::string_view extension) const;
+    /// The directory holding this build's runtime headers, written on first use.
+    std::string runtime_include_dir() const;
+
+private:
+    explicit KernelCache(std::string dir) : dir_(std::move(dir)) {}
+    std::string dir_;
+};
+
+} // namespace siskin::codegen

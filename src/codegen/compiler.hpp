@@ -1,0 +1,36 @@
+#pragma once
+// The system C compiler: finding it, identifying it (for the cache key) and running it to build
+// a shared object.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace siskin::codegen {
+
+struct CompilerIdentity {
+    std::string path;      // where the command was found (run as is: clang's behaviour depends on
+                           // the name it is called by)
+    std::string real_path; // the file it resolves to, symlinks followed
+    std::string version;   // its `--version` output
+};
+
+/// Finds `command` (a path, or a name looked up on PATH) and asks it for its version, once per
+/// process and command. `origin` says where the command came from ("SISKIN_CC", "JitOptions")
+/// for the error raised when it is missing or does not run.
+const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin);
+
+struct CompileOutcome {
+    bool ok = false;
+    std::string diagnostics;       // everything the compiler printed
+    std::vector<std::string> argv; // the command that ran
+    double ms = 0;                 // wall time of the compiler
+};
+
+/// Compiles C source file `source` into the shared object `output` with `flags`, plus -fPIC
+/// -shared, the include directory of the runtime headers and -lm.
+CompileOutcome compile_shared_object(const CompilerIdentity& compiler,
+                                     const std::vector<std::string>& flags,
+                                     const std::string& include_dir, const std::string& source,
+                                     const std::string& output);
+
+} // namespace siskin::codegen

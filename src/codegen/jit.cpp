@@ -1,0 +1,204 @@
+// jit_compile: options, the in-process map of loaded kernels, and the compile-or-load sequence.
+#include "siskin/codegen/jit.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "codegen/cache.hpp"
+#include "codegen/compiler.hpp"
+#include "codegen/file_util.hpp"
+#include "codegen/jit_testing.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::codegen {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::vector<std::string> split_whitespace(std::string_view s) {
+    std::vector<std::string> words;
+    std::istringstream in{std::string(s)};
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+struct Settings {
+    std::string compiler;
+    std::string compiler_origin;
+    std::vector<std::string> flags;
+};
+
+// Options first, then the environment, then the defaults. An environment variable that is set
+// but empty counts as unset.
+Settings resolve(const JitOptions& o) {
+    Settings s;
+    const char* cc = std::getenv("SISKIN_CC");
+    if (o.compiler) {
+        s.compiler = *o.compiler;
+        s.compiler_origin = "JitOptions::compiler";
+    } else if (cc && *cc) {
+        s.compiler = cc;
+        s.compiler_origin = "SISKIN_CC";
+    } else {
+        s.compiler = "cc";
+        s.compiler_origin = "the default";
+    }
+    const char* cflags = std::getenv("SISKIN_CFLAGS");
+    if (o.flags)
+        s.flags = *o.flags;
+    else if (cflags && *cflags)
+        s.flags = split_whitespace(cflags);
+    else
+        s.flags = default_flags();
+    return s;
+}
+
+// One slot per key. Its mutex makes threads that want the same new kernel wait for the one that
+// compiles it, while kernels with different keys compile in parallel.
+struct Slot {
+    std::mutex mutex;
+    std::shared_ptr<const CompiledLibrary> library;
+};
+
+struct LoadedLibraries {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
+};
+
+LoadedLibraries& loaded() {
+    static LoadedLibraries l;
+    return l;
+}
+
+std::shared_ptr<Slot> slot_for(const std::string& key) {
+    LoadedLibraries& l = loaded();
+    std::lock_guard lock(l.mutex);
+    auto& slot = l.slots[key];
+    if (!slot) slot = std::make_shared<Slot>();
+    return slot;
+}
+
+// The lines of the compiler's output that say "error", else its first lines.
+std::string first_error_lines(const std::string& diagnostics, size_t max_lines = 8) {
+    std::vector<std::string> all, errors;
+    std::istringstream in(diagnostics);
+    for (std::string line; std::getline(in, line);) {
+        all.push_back(line);
+        if (line.find("error") != std::string::npos && errors.size() < max_lines)
+            errors.push_back(line);
+    }
+    if (errors.empty()) errors.assign(all.begin(), all.begin() + std::min(all.size(), max_lines));
+    std::string out;
+    for (const std::string& e : errors) out += "\n    " + e;
+    return out.empty() ? "\n    (the compiler printed nothing)" : out;
+}
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
+    return s;
+}
+
+std::string join(const std::vector<std::string>& words) {
+    std::string s;
+    for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+// Compiles the source into <key>.so through temporary files; returns the compiler's time.
+double build(const KernelCache& cache, const CompilerIdentity& cc,
+             const std::vector<std::string>& flags, const std::string& key,
+             const std::string& source, const std::string& library) {
+    std::string include_dir = cache.runtime_include_dir();
+    std::string src = cache.temp_path(key, "c"), obj = cache.temp_path(key, "so");
+    write_file(src, source);
+    CompileOutcome out = compile_shared_object(cc, flags, include_dir, src, obj);
+    if (!out.ok) {
+        unlink(obj.c_str());
+        std::string kept = cache.failed_source_path(key);
+        if (rename(src.c_str(), kept.c_str()) != 0) kept = src;
+        throw Error(fmt::format("C compilation failed; the source is kept at {}\n  command: {}\n"
+                                "  first errors:{}",
+                                kept, join(out.argv),
+                                first_error_lines(replace_all(out.diagnostics, src, kept))));
+    }
+    unlink(src.c_str());
+    // rename() replaces atomically: a process loading <key>.so sees the old file or the new one.
+    if (rename(obj.c_str(), library.c_str()) != 0) {
+        int err = errno;
+        unlink(obj.c_str());
+        throw Error(fmt::format("cannot install the compiled kernel as '{}': {}", library,
+                                std::strerror(err)));
+    }
+    return out.ms;
+}
+
+} // namespace
+
+std::vector<std::string> default_flags() { return {"-O3", "-march=native", "-std=c11"}; }
+
+std::string_view cache_status_name(CacheStatus s) {
+    switch (s) {
+    case CacheStatus::Miss: return "miss";
+    case CacheStatus::DiskHit: return "hit (disk)";
+    case CacheStatus::MemoryHit: return "hit (memory)";
+    }
+    return "?";
+}
+
+JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
+    auto start = Clock::now();
+    Settings s = resolve(options);
+    const CompilerIdentity& cc = compiler_identity(s.compiler, s.compiler_origin);
+    std::string key = kernel_key(c_source, cc, s.flags);
+
+    std::shared_ptr<Slot> slot = slot_for(key);
+    std::lock_guard lock(slot->mutex);
+    JitResult r;
+    if (slot->library) {
+        r.cache = CacheStatus::MemoryHit;
+    } else {
+        KernelCache cache = KernelCache::open(options.cache_dir);
+        std::string path = cache.library_path(key);
+        if (access(path.c_str(), F_OK) == 0) {
+            try {
+                slot->library = CompiledLibrary::load(path, key);
+                r.cache = CacheStatus::DiskHit;
+            } catch (const Error&) {
+                // A damaged cache entry: compile again and replace it.
+            }
+        }
+        if (!slot->library) {
+            r.compile_ms = build(cache, cc, s.flags, key, c_source, path);
+            slot->library = CompiledLibrary::load(path, key);
+            r.cache = CacheStatus::Miss;
+        }
+    }
+    r.library = slot->library;
+    r.total_ms = ms_since(start);
+    return r;
+}
+
+namespace testing {
+void forget_loaded_libraries() {
+    LoadedLibraries& l = loaded();
+    std::lock_guard lock(l.mutex);
+    l.slots.clear();
+}
+} // namespace testing
+
+} // namespace siskin::codegen

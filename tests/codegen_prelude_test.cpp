@@ -1,0 +1,226 @@
+// The runtime prelude: it compiles warning-free on its own, its buffer layout is siskin::RawBuffer,
+// and its helpers (growing buffers, binary and galloping search) work when called from a kernel.
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "codegen_test_util.hpp"
+#include "siskin/buffer.hpp"
+#include "siskin/codegen/jit.hpp"
+#include "siskin/codegen/runtime.hpp"
+
+namespace siskin::codegen {
+namespace {
+
+using codegen_test::TempDir;
+
+// Thin exported wrappers, since the prelude's helpers are static inline.
+const char* kKernel = R"(#include "siskin_prelude.h"
+_Static_assert(sizeof(siskin_buffer) == 24, "siskin_buffer layout");
+_Static_assert(offsetof(siskin_buffer, data) == 0, "data first");
+_Static_assert(offsetof(siskin_buffer, size) == 8, "then size");
+_Static_assert(offsetof(siskin_buffer, capacity) == 16, "then capacity");
+
+int reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
+    return siskin_buffer_reserve(b, need, elem_size);
+}
+int resize(siskin_buffer *b, int64_t n, size_t elem_size) {
+    return siskin_buffer_resize(b, n, elem_size);
+}
+/* Appends 0, 3, 6, ... one element at a time, as an assembling kernel does. */
+int append_multiples(siskin_buffer *b, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        if (siskin_buffer_reserve(b, b->size + 1, sizeof(int64_t)) != SISKIN_OK) return SISKIN_ERR_ALLOC;
+        ((int64_t *)b->data)[b->size++] = 3 * i;
+    }
+    return SISKIN_OK;
+}
+int64_t lower_bound_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
+    return siskin_lower_bound_i32(a, lo, hi, x);
+}
+int64_t lower_bound_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
+    return siskin_lower_bound_i64(a, lo, hi, x);
+}
+int64_t gallop_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
+    return siskin_gallop_i32(a, lo, hi, x);
+}
+int64_t gallop_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
+    return siskin_gallop_i64(a, lo, hi, x);
+}
+int64_t min_max(int64_t a, int64_t b) { return siskin_min_i64(a, b) * 1000 + siskin_max_i64(a, b); }
+)";
+
+class CodegenPrelude : public ::testing::Test {
+protected:
+    void SetUp() override {
+        options_.cache_dir = cache_.path();
+        result_ = jit_compile(kKernel, options_);
+    }
+    template <class F> F* fn(const char* name) { return result_.library->function<F>(name); }
+
+    TempDir cache_;
+    JitOptions options_;
+    JitResult result_;
+};
+
+// Frees a RawBuffer's malloc'd memory, which the kernel realloc'd.
+struct OwnedRaw {
+    RawBuffer raw;
+    ~OwnedRaw() { std::free(raw.data); }
+};
+
+TEST(CodegenRuntime, PreludeIsEmbeddedVerbatim) {
+    std::ifstream in(SISKIN_REPO_DATA_DIR "/../runtime/siskin_prelude.h", std::ios::binary);
+    ASSERT_TRUE(in) << "cannot read runtime/siskin_prelude.h";
+    std::stringstream text;
+    text << in.rdbuf();
+    auto files = runtime_files();
+    auto it = std::find_if(files.begin(), files.end(),
+                           [](const RuntimeFile& f) { return f.name == "siskin_prelude.h"; });
+    ASSERT_NE(it, files.end());
+    EXPECT_EQ(it->contents, text.str());
+}
+
+TEST(CodegenRuntime, PreludeCompilesWarningFree) {
+    TempDir cache;
+    JitOptions options;
+    options.cache_dir = cache.path();
+    options.flags = {"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"};
+    const std::string src =
+        "#include \"siskin_prelude.h\"\nint nothing(void) { return SISKIN_OK; }\n";
+    EXPECT_NO_THROW(jit_compile(src, options));
+    options.compiler = "clang";
+    try {
+        jit_compile(src, options);
+    } catch (const Error& e) {
+        if (std::string(e.what()).find("not found") == std::string::npos) throw;
+        GTEST_SKIP() << "clang is not installed";
+    }
+}
+
+TEST_F(CodegenPrelude, GrowsByDoublingAndZeroFills) {
+    auto* reserve = fn<int(RawBuffer*, int64_t, size_t)>("reserve");
+    OwnedRaw b;
+    std::vector<int64_t> capacities;
+    for (int64_t need = 1; need <= 3000; ++need) {
+        ASSERT_EQ(reserve(&b.raw, need, sizeof(int64_t)), 0);
+        ASSERT_GE(b.raw.capacity, need);
+        if (capacities.empty() || capacities.back() != b.raw.capacity)
+            capacities.push_back(b.raw.capacity);
+    }
+    // Amortised doubling from 16: 3000 elements one at a time cost 9 allocations, not 3000.
+    EXPECT_EQ(capacities, (std::vector<int64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
+    const auto* data = static_cast<const int64_t*>(b.raw.data);
+    EXPECT_TRUE(std::all_of(data, data + b.raw.capacity, [](int64_t v) { return v == 0; }));
+    EXPECT_EQ(b.raw.size, 0); // reserve does not change the size
+}
+
+TEST_F(CodegenPrelude, AppendsThroughSeveralDoublings) {
+    auto* append = fn<int(RawBuffer*, int64_t)>("append_multiples");
+    OwnedRaw b;
+    ASSERT_EQ(append(&b.raw, 1000), 0);
+    ASSERT_EQ(b.raw.size, 1000);
+    EXPECT_EQ(b.raw.capacity, 1024);
+    const auto* data = static_cast<const int64_t*>(b.raw.data);
+    for (int64_t i = 0; i < 1000; ++i) ASSERT_EQ(data[i], 3 * i);
+    for (int64_t i = 1000; i < 1024; ++i) ASSERT_EQ(data[i], 0);
+}
+
+TEST_F(CodegenPrelude, ResizeZeroesElementsComingBackIntoUse) {
+    auto* resize = fn<int(RawBuffer*, int64_t, size_t)>("resize");
+    OwnedRaw b;
+    ASSERT_EQ(resize(&b.raw, 10, sizeof(int32_t)), 0);
+    auto* data = static_cast<int32_t*>(b.raw.data);
+    for (int i = 0; i < 10; ++i) data[i] = i + 1;
+    ASSERT_EQ(resize(&b.raw, 2, sizeof(int32_t)), 0);
+    ASSERT_EQ(resize(&b.raw, 10, sizeof(int32_t)), 0);
+    data = static_cast<int32_t*>(b.raw.data);
+    EXPECT_EQ(b.raw.size, 10);
+    EXPECT_EQ(data[0], 1);
+    EXPECT_EQ(data[1], 2);
+    for (int i = 2; i < 10; ++i) EXPECT_EQ(data[i], 0) << i;
+}
+
+TEST_F(CodegenPrelude, AllocationFailureIsReportedAndLeavesTheBufferAlone) {
+    auto* reserve = fn<int(RawBuffer*, int64_t, size_t)>("reserve");
+    auto* resize = fn<int(RawBuffer*, int64_t, size_t)>("resize");
+    OwnedRaw b;
+    ASSERT_EQ(reserve(&b.raw, 100, 8), 0);
+    void* data = b.raw.data;
+    // 2^50 elements of 8 bytes exceed the address space: realloc fails and returns NULL.
+    EXPECT_EQ(reserve(&b.raw, int64_t{1} << 50, 8), 1);
+    // 2^62 elements of 8 bytes do not even fit in size_t.
+    EXPECT_EQ(reserve(&b.raw, int64_t{1} << 62, 8), 1);
+    EXPECT_EQ(resize(&b.raw, -1, 8), 1);
+    EXPECT_EQ(b.raw.data, data);
+    EXPECT_EQ(b.raw.capacity, 128);
+    EXPECT_EQ(b.raw.size, 0);
+}
+
+template <class T> void check_searches(int64_t (*lower)(const T*, int64_t, int64_t, T),
+                                       int64_t (*gallop)(const T*, int64_t, int64_t, T), T big) {
+    std::mt19937_64 rng(7);
+    for (int round = 0; round < 300; ++round) {
+        int64_t n = static_cast<int64_t>(rng() % 200);
+        T spread = round % 3 == 0 ? big : static_cast<T>(n + 5); // duplicates when small
+        std::vector<T> a(static_cast<size_t>(n));
+        for (T& v : a)
+            v = static_cast<T>(static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)) -
+                               spread / 4);
+        std::sort(a.begin(), a.end());
+        for (int q = 0; q < 40; ++q) {
+            int64_t lo = n ? static_cast<int64_t>(rng() % static_cast<uint64_t>(n + 1)) : 0;
+            int64_t hi = lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(n - lo + 1));
+            T x = q % 8 == 0   ? std::numeric_limits<T>::min()
+                  : q % 8 == 1 ? std::numeric_limits<T>::max()
+                  : q % 2 == 0 && hi > lo
+                      ? a[static_cast<size_t>(
+                            lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo)))]
+                      : static_cast<T>(static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)) -
+                                       spread / 4);
+            int64_t want = std::lower_bound(a.begin() + lo, a.begin() + hi, x) - a.begin();
+            ASSERT_EQ(lower(a.data(), lo, hi, x), want)
+                << "n=" << n << " lo=" << lo << " hi=" << hi << " x=" << x;
+            ASSERT_EQ(gallop(a.data(), lo, hi, x), want)
+                << "n=" << n << " lo=" << lo << " hi=" << hi << " x=" << x;
+        }
+    }
+}
+
+TEST_F(CodegenPrelude, SearchesMatchStdLowerBound) {
+    check_searches<int32_t>(
+        fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("lower_bound_i32"),
+        fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("gallop_i32"), int32_t{2000000000});
+    check_searches<int64_t>(
+        fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("lower_bound_i64"),
+        fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_i64"), int64_t{1} << 60);
+}
+
+TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
+    auto* gallop = fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_i64");
+    std::vector<int64_t> a(1000000);
+    for (size_t k = 0; k < a.size(); ++k) a[k] = 2 * static_cast<int64_t>(k);
+    const int64_t n = static_cast<int64_t>(a.size());
+    EXPECT_EQ(gallop(a.data(), 0, n, 0), 0);
+    EXPECT_EQ(gallop(a.data(), 0, n, 1), 1);
+    EXPECT_EQ(gallop(a.data(), 10, n, 1), 10);
+    EXPECT_EQ(gallop(a.data(), 0, n, 1999998), n - 1);
+    EXPECT_EQ(gallop(a.data(), 0, n, 1999999), n);
+    EXPECT_EQ(gallop(a.data(), 5, n, 777777), 388889);
+    EXPECT_EQ(gallop(a.data(), 5, 5, 777777), 5);
+}
+
+TEST_F(CodegenPrelude, MinMax) {
+    auto* mm = fn<int64_t(int64_t, int64_t)>("min_max");
+    EXPECT_EQ(mm(3, 7), 3007);
+    EXPECT_EQ(mm(7, 3), 3007);
+    EXPECT_EQ(mm(-2, -2), -2002);
+}
+
+} // namespace
+} // namespace siskin::codegen
