@@ -1,0 +1,503 @@
+// The verifier: scoping and arity in one walk that also collects where each loop index gets its
+// extent, then value types to a fixed point (an output may be read before it is written, and its
+// type depends on everything assigned to it), then output shapes from the resolved loops.
+#include "siskin/ir/verify.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "ir/syntax.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/text.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::ir {
+
+namespace {
+
+std::optional<SourceLocation> where(Position p) {
+    if (p.line <= 0) return std::nullopt;
+    return SourceLocation{"<program>", p.line, p.column};
+}
+
+std::string at(Position p) { return p.line > 0 ? fmt::format(" at {}:{}", p.line, p.column) : ""; }
+
+[[noreturn]] void fail(Position p, const std::string& message,
+                       Error::Kind kind = Error::Kind::User) {
+    throw Error(message, kind, where(p));
+}
+
+std::string plural(size_t n, std::string_view word) {
+    if (n == 1) return fmt::format("1 {}", word);
+    return word == "index" ? fmt::format("{} indices", n) : fmt::format("{} {}s", n, word);
+}
+
+// Loop bounds are integer constants (`for i in 0:10`, `for i in 1:2*4`).
+std::optional<int64_t> constant_int(const Expr& e) {
+    if (auto l = e->as<Literal>()) {
+        if (!is_integer(l->value.type())) return std::nullopt;
+        return l->value.as_int();
+    }
+    auto c = e->as<Call>();
+    if (!c) return std::nullopt;
+    std::vector<int64_t> a;
+    for (const auto& x : c->args) {
+        auto v = constant_int(x);
+        if (!v) return std::nullopt;
+        a.push_back(*v);
+    }
+    if (c->op == "neg" && a.size() == 1) return -a[0];
+    if (a.size() != 2) return std::nullopt;
+    if (c->op == "add") return a[0] + a[1];
+    if (c->op == "sub") return a[0] - a[1];
+    if (c->op == "mul") return a[0] * a[1];
+    return std::nullopt;
+}
+
+struct Range {
+    int64_t lo = 0, hi = 0;
+    bool operator==(const Range&) const = default;
+};
+
+class Verifier {
+public:
+    Verifier(const Program& p, const std::map<std::string, TensorInfo>& given)
+        : program_(p), given_(given), outputs_(p.outputs()) {}
+
+    VerifiedProgram run() {
+        SISKIN_ASSERT(program_.body, "a program needs a body");
+        check(program_.body);
+        resolve_through_outputs();
+        infer_types();
+        return std::move(result_);
+    }
+
+private:
+    struct Binding {
+        std::string name;
+        bool is_let;
+        Position pos;
+        size_t loop = 0;                   // into loops_, for loop indices
+        std::optional<ValueType> type;     // for let variables, during type inference
+    };
+    struct ExtentSource {
+        std::string tensor;
+        size_t dim;
+        int64_t size;
+        Position pos;
+    };
+    struct Loop {
+        const For* node;
+        std::optional<Range> given;
+        std::vector<ExtentSource> sources;
+        std::optional<Range> range; // once resolved
+    };
+    struct OutputUse { // an output of unknown shape indexed by a plain loop index
+        std::string tensor;
+        size_t dim;
+        size_t loop;
+        Position pos;
+    };
+
+    const Program& program_;
+    const std::map<std::string, TensorInfo>& given_;
+    std::vector<std::string> outputs_;
+    std::vector<Binding> scope_; // innermost last
+    std::vector<Loop> loops_;
+    std::vector<OutputUse> output_uses_;
+    std::map<std::string, std::pair<size_t, Position>> output_arity_; // first use
+    std::map<std::string, size_t> range_of_name_; // into loops_, which grows
+    std::map<std::string, ValueType> types_; // inferred output types so far
+    bool types_changed_ = false;
+    bool checking_types_ = false;
+    VerifiedProgram result_;
+
+    bool is_output(const std::string& t) const {
+        return std::find(outputs_.begin(), outputs_.end(), t) != outputs_.end();
+    }
+    const Binding* find_binding(const std::string& name, bool is_let) const {
+        for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+            if (it->name == name && it->is_let == is_let) return &*it;
+        return nullptr;
+    }
+
+    // ---- scoping, arity, operators and extent sources ----
+
+    void check(const Stmt& s) {
+        SISKIN_ASSERT(s, "null statement in a program");
+        switch (s->kind) {
+        case StmtKind::For: return check_for(*s->as<For>());
+        case StmtKind::Assign: {
+            auto a = s->as<Assign>();
+            check(Expr(a->lhs));
+            check(a->rhs);
+            if (!a->op.empty()) {
+                const Operator& op = find(a->op, a->pos);
+                if (op.arity != 2)
+                    fail(a->pos, fmt::format("{} needs a binary operator, but {} takes {}",
+                                             syntax::assign_spelling(a->op), a->op,
+                                             plural(op.arity, "argument")));
+            }
+            return;
+        }
+        case StmtKind::If: {
+            auto i = s->as<If>();
+            check(i->cond);
+            check(i->then_body);
+            if (i->else_body) check(i->else_body);
+            return;
+        }
+        case StmtKind::Let: {
+            auto l = s->as<Let>();
+            check(l->value);
+            no_shadowing(l->name, "let", l->pos);
+            scope_.push_back({l->name, true, l->pos, 0, std::nullopt});
+            check(l->body);
+            scope_.pop_back();
+            return;
+        }
+        case StmtKind::Block:
+            for (const auto& x : s->as<Block>()->stmts) check(x);
+            return;
+        }
+    }
+
+    void no_shadowing(const std::string& name, std::string_view what, Position pos) {
+        if (auto b = find_binding(name, false))
+            fail(pos, fmt::format("{} {} is nested inside a loop over {}{}; use another name",
+                                  what == "let" ? "let" : "the loop over", name, name, at(b->pos)));
+        if (auto b = find_binding(name, true))
+            fail(pos, fmt::format("{} {} shadows the let variable {}{}; use another name",
+                                  what == "let" ? "let" : "the loop over", name, name, at(b->pos)));
+    }
+
+    void check_for(const For& f) {
+        if (!f.lo != !f.hi)
+            fail(f.pos, fmt::format("the loop over {} has only one bound; give both, as in "
+                                    "for {} in 0:n, or neither",
+                                    f.index, f.index));
+        no_shadowing(f.index, "for", f.pos);
+        Loop loop{&f, std::nullopt, {}, {}};
+        if (f.lo) {
+            auto lo = constant_int(f.lo), hi = constant_int(f.hi);
+            if (!lo || !hi)
+                fail(f.pos,
+                     fmt::format("the bounds of the loop over {} must be constant integers, not "
+                                 "{}:{} (bounds that depend on indices or tensors are not "
+                                 "supported yet)",
+                                 f.index, print(f.lo), print(f.hi)),
+                     Error::Kind::Unsupported);
+            if (*lo > *hi)
+                fail(f.pos, fmt::format("the loop over {} runs over {}:{}, whose lower bound is "
+                                        "above its upper bound",
+                                        f.index, *lo, *hi));
+            loop.given = Range{*lo, *hi};
+        }
+        size_t id = loops_.size();
+        loops_.push_back(std::move(loop));
+        scope_.push_back({f.index, false, f.pos, id, std::nullopt});
+        check(f.body);
+        scope_.pop_back();
+        if (loops_[id].given || !loops_[id].sources.empty()) resolve_direct(loops_[id]);
+    }
+
+    // A loop with bounds, or over an index that indexes tensors of known shape.
+    void resolve_direct(Loop& loop) {
+        const std::string& i = loop.node->index;
+        if (loop.given) {
+            for (const auto& s : loop.sources)
+                if (loop.given->lo != 0 || loop.given->hi != s.size)
+                    fail(s.pos, fmt::format("the loop over {}{} runs over {}:{}, but {} indexes "
+                                            "{}'s dimension {}, which has size {} (0:{})",
+                                            i, at(loop.node->pos), loop.given->lo,
+                                            loop.given->hi, i, s.tensor, s.dim, s.size, s.size));
+            return settle(loop, *loop.given);
+        }
+        const ExtentSource& first = loop.sources[0];
+        for (const auto& s : loop.sources)
+            if (s.size != first.size)
+                fail(s.pos, fmt::format("index {} ranges over {}'s dimension {} (size {}) and "
+                                        "{}'s dimension {} (size {})",
+                                        i, first.tensor, first.dim, first.size, s.tensor, s.dim,
+                                        s.size));
+        settle(loop, Range{0, first.size});
+    }
+
+    // VerifiedProgram keeps one range per index name, so all loops over a name must agree.
+    void settle(Loop& loop, Range r) {
+        loop.range = r;
+        const std::string& i = loop.node->index;
+        auto [it, inserted] = range_of_name_.emplace(i, static_cast<size_t>(&loop - loops_.data()));
+        const Loop& other = loops_[it->second];
+        if (!inserted && !(*other.range == r))
+            fail(loop.node->pos,
+                 fmt::format("index {} runs over {}:{} here but over {}:{} in the loop{}; use a "
+                             "different index name in one of the loops",
+                             i, r.lo, r.hi, other.range->lo, other.range->hi,
+                             at(other.node->pos)));
+    }
+
+    // The other loops take their range from another loop over the same name, or from an output
+    // dimension sized by a resolved loop (`z[i] = y[i]` where `y[i] = x[i]` sized y), until
+    // nothing changes. Output shapes fall out on the way.
+    void resolve_through_outputs() {
+        std::map<std::pair<std::string, size_t>, const OutputUse*> sized; // by the first use
+        auto size_of = [&](const OutputUse* u) { return loops_[u->loop].range->hi; };
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (auto& loop : loops_)
+                if (auto it = range_of_name_.find(loop.node->index);
+                    !loop.range && it != range_of_name_.end()) {
+                    loop.range = loops_[it->second].range;
+                    progress = true;
+                }
+            for (const auto& u : output_uses_) {
+                Loop& loop = loops_[u.loop];
+                auto s = sized.find({u.tensor, u.dim});
+                if (loop.range && s == sized.end()) {
+                    sized.emplace(std::pair{u.tensor, u.dim}, &u);
+                } else if (loop.range && size_of(s->second) != loop.range->hi) {
+                    const OutputUse& f = *s->second;
+                    fail(u.pos, fmt::format("{}'s dimension {} is indexed by {} (size {}){} and "
+                                            "by {} (size {}); give {}'s shape",
+                                            u.tensor, u.dim, loops_[f.loop].node->index,
+                                            size_of(&f), at(f.pos), loop.node->index,
+                                            loop.range->hi, u.tensor));
+                } else if (!loop.range && s != sized.end()) {
+                    settle(loop, Range{0, size_of(s->second)});
+                    progress = true;
+                }
+            }
+        }
+        for (const auto& loop : loops_) {
+            const std::string& i = loop.node->index;
+            if (!loop.range)
+                fail(loop.node->pos,
+                     fmt::format("cannot infer the extent of index {}: it does not index a tensor "
+                                 "of known shape directly (as in A[{}]); give it bounds, as in "
+                                 "for {} in 0:n",
+                                 i, i, i));
+            result_.extents[i] = loop.range->hi - loop.range->lo;
+            result_.starts[i] = loop.range->lo;
+        }
+        for (const auto& name : outputs_) {
+            if (auto g = given_.find(name); g != given_.end()) {
+                result_.output_shapes[name] = g->second.shape;
+                continue;
+            }
+            auto [n, first_use] = output_arity_.at(name);
+            std::vector<int64_t> shape;
+            for (size_t k = 0; k < n; ++k) {
+                auto s = sized.find({name, k});
+                if (s == sized.end())
+                    fail(first_use, fmt::format("cannot infer the size of {}'s dimension {}: no "
+                                                "loop index indexes it directly (as in {}[i]); "
+                                                "give {}'s shape",
+                                                name, k, name, name));
+                shape.push_back(size_of(s->second));
+            }
+            result_.output_shapes[name] = std::move(shape);
+        }
+    }
+
+    const Operator& find(const std::string& name, Position pos) {
+        try {
+            return find_operator(name);
+        } catch (const Error& e) {
+            fail(pos, e.message());
+        }
+    }
+
+    void check(const Expr& e) {
+        SISKIN_ASSERT(e, "null expression in a program");
+        switch (e->kind) {
+        case ExprKind::Literal: return;
+        case ExprKind::Index: {
+            auto i = e->as<Index>();
+            if (!find_binding(i->name, false))
+                fail(i->pos, fmt::format("index {} is used outside any loop over {}", i->name,
+                                         i->name));
+            return;
+        }
+        case ExprKind::Variable: {
+            auto v = e->as<Variable>();
+            if (!find_binding(v->name, true))
+                fail(v->pos, fmt::format("variable {} is used outside the let that binds it",
+                                         v->name));
+            return;
+        }
+        case ExprKind::Access: return check_access(*e->as<Access>());
+        case ExprKind::Call: {
+            auto c = e->as<Call>();
+            const Operator& op = find(c->op, c->pos);
+            if (op.arity != static_cast<int>(c->args.size()))
+                fail(c->pos, fmt::format("{} takes {} but is given {}", c->op,
+                                         plural(op.arity, "argument"), c->args.size()));
+            for (const auto& x : c->args) check(x);
+            return;
+        }
+        }
+    }
+
+    void check_access(const Access& a) {
+        auto info = given_.find(a.tensor);
+        bool known = info != given_.end();
+        if (!known && !is_output(a.tensor)) {
+            std::string names;
+            for (const auto& [name, _] : given_) names += (names.empty() ? "" : ", ") + name;
+            fail(a.pos, fmt::format("unknown tensor {}: it is neither given nor assigned by the "
+                                    "program (given: {})",
+                                    a.tensor, names.empty() ? "none" : names));
+        }
+        size_t n = a.indices.size();
+        if (known && info->second.shape.size() != n)
+            fail(a.pos, fmt::format("{} has {} but is accessed with {}", a.tensor,
+                                    plural(info->second.shape.size(), "dimension"),
+                                    plural(n, "index")));
+        if (!known) {
+            auto [it, first] = output_arity_.emplace(a.tensor, std::pair{n, a.pos});
+            if (!first && it->second.first != n)
+                fail(a.pos, fmt::format("{} is used with {} here but with {}{}", a.tensor,
+                                        plural(n, "index"), plural(it->second.first, "index"),
+                                        at(it->second.second)));
+        }
+        for (size_t k = 0; k < n; ++k) {
+            check(a.indices[k]);
+            auto i = a.indices[k]->as<Index>();
+            if (!i) continue;
+            size_t loop = find_binding(i->name, false)->loop;
+            if (known)
+                loops_[loop].sources.push_back(
+                    {a.tensor, k, info->second.shape[k], a.indices[k]->pos});
+            else
+                output_uses_.push_back({a.tensor, k, loop, a.indices[k]->pos});
+        }
+    }
+
+    // ---- value types ----
+
+    void infer_types() {
+        for (const auto& [name, info] : given_)
+            if (is_output(name)) types_[name] = info.type;
+        // Output types only rise in the promotion order, so this settles; the bound is a guard.
+        for (int pass = 0;; ++pass) {
+            SISKIN_ASSERT(pass < 100, "output types did not settle");
+            types_changed_ = false;
+            types(program_.body);
+            if (!types_changed_) break;
+        }
+        checking_types_ = true;
+        types(program_.body);
+        for (const auto& name : outputs_)
+            result_.output_types[name] = types_.count(name) ? types_[name] : ValueType::Float64;
+    }
+
+    std::optional<ValueType> result_type(const Operator& op, std::span<const ValueType> args,
+                                         const Expr& e, Position pos) {
+        try {
+            return op.result_type_of(args);
+        } catch (const Error& err) {
+            if (checking_types_) fail(pos, fmt::format("in {}: {}", print(e), err.message()));
+            return std::nullopt;
+        }
+    }
+
+    std::optional<ValueType> type_of(const Expr& e) {
+        switch (e->kind) {
+        case ExprKind::Literal: return e->as<Literal>()->value.type();
+        case ExprKind::Index: return ValueType::Int64;
+        case ExprKind::Variable: return find_binding(e->as<Variable>()->name, true)->type;
+        case ExprKind::Access: {
+            auto a = e->as<Access>();
+            for (size_t k = 0; k < a->indices.size(); ++k) {
+                auto t = type_of(a->indices[k]);
+                if (checking_types_ && t && !is_integer(*t))
+                    fail(a->indices[k]->pos,
+                         fmt::format("coordinate {} of {} is {}, of type {}; coordinates must be "
+                                     "integers",
+                                     k, a->tensor, print(a->indices[k]), type_name(*t)));
+            }
+            if (auto g = given_.find(a->tensor); g != given_.end()) return g->second.type;
+            if (auto o = types_.find(a->tensor); o != types_.end()) return o->second;
+            return std::nullopt; // an output read before anything typed it
+        }
+        case ExprKind::Call: {
+            auto c = e->as<Call>();
+            std::vector<ValueType> args;
+            bool all = true;
+            for (const auto& x : c->args) {
+                auto t = type_of(x);
+                if (t) args.push_back(*t);
+                all &= t.has_value();
+            }
+            if (!all) return std::nullopt;
+            return result_type(find_operator(c->op), args, e, c->pos);
+        }
+        }
+        return std::nullopt;
+    }
+
+    void types(const Stmt& s) {
+        switch (s->kind) {
+        case StmtKind::For:
+            scope_.push_back({s->as<For>()->index, false, s->pos, 0, std::nullopt});
+            types(s->as<For>()->body);
+            scope_.pop_back();
+            return;
+        case StmtKind::Assign: return assign_type(*s->as<Assign>());
+        case StmtKind::If: {
+            auto i = s->as<If>();
+            type_of(i->cond);
+            types(i->then_body);
+            if (i->else_body) types(i->else_body);
+            return;
+        }
+        case StmtKind::Let: {
+            auto l = s->as<Let>();
+            scope_.push_back({l->name, true, l->pos, 0, type_of(l->value)});
+            types(l->body);
+            scope_.pop_back();
+            return;
+        }
+        case StmtKind::Block:
+            for (const auto& x : s->as<Block>()->stmts) types(x);
+            return;
+        }
+    }
+
+    // `y = e` gives y e's type; `y op= e` gives op's result on y and e. Across assignments the
+    // types promote, so `y[i] = A[i]` (int32) then `y[i] += x[i]` (float64) makes y float64.
+    void assign_type(const Assign& a) {
+        type_of(Expr(a.lhs));
+        auto value = type_of(a.rhs);
+        if (!value) return;
+        const std::string& y = a.lhs->tensor;
+        auto current = types_.find(y);
+        std::optional<ValueType> candidate = value;
+        if (!a.op.empty()) {
+            ValueType old = current != types_.end() ? current->second : *value;
+            ValueType args[] = {old, *value};
+            Expr as_call = Call::make(a.op, {a.lhs, a.rhs});
+            candidate = result_type(find_operator(a.op), args, as_call, a.pos);
+        }
+        if (!candidate || given_.count(y)) return;
+        if (current == types_.end()) {
+            types_[y] = *candidate;
+            types_changed_ = true;
+        } else if (ValueType t = promote(current->second, *candidate); t != current->second) {
+            current->second = t;
+            types_changed_ = true;
+        }
+    }
+
+};
+
+} // namespace
+
+VerifiedProgram verify(const Program& p, const std::map<std::string, TensorInfo>& tensors) {
+    return Verifier(p, tensors).run();
+}
+
+} // namespace siskin::ir
