@@ -1,0 +1,295 @@
+// Reading Matrix Market files: coordinate and array; real, integer and pattern; general,
+// symmetric and skew-symmetric (expanded to both triangles).
+#include <algorithm>
+#include <istream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "io/text_scanner.hpp"
+#include "siskin/error.hpp"
+#include "siskin/io.hpp"
+
+namespace siskin {
+
+namespace {
+
+enum class Field { Real, Integer, Pattern };
+enum class Symmetry { General, Symmetric, Skew };
+
+struct Header {
+    bool coordinate = true;
+    Field field = Field::Real;
+    Symmetry symmetry = Symmetry::General;
+};
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+constexpr std::string_view kBanner =
+    "%%MatrixMarket matrix coordinate|array real|integer|pattern general|symmetric|skew-symmetric";
+
+Header parse_banner(io::TextScanner& sc) {
+    if (!sc.next_line()) sc.fail(fmt::format("empty file; expected the banner '{}'", kBanner));
+    if (lower(sc.token()) != "%%matrixmarket")
+        sc.fail(fmt::format("bad banner '{}'; expected '{}'", sc.line(), kBanner));
+    Header h;
+    std::string object = lower(sc.token()), format = lower(sc.token()), field = lower(sc.token()),
+                symmetry = lower(sc.token());
+    if (object != "matrix")
+        sc.fail(fmt::format("bad banner: object '{}' is not supported (only 'matrix')", object));
+    if (format == "coordinate") h.coordinate = true;
+    else if (format == "array") h.coordinate = false;
+    else sc.fail(fmt::format("bad banner: format '{}' (expected coordinate or array)", format));
+    if (field == "real" || field == "double") h.field = Field::Real;
+    else if (field == "integer") h.field = Field::Integer;
+    else if (field == "pattern") h.field = Field::Pattern;
+    else if (field == "complex")
+        sc.fail("complex Matrix Market files are not supported (siskin has no complex type)");
+    else sc.fail(fmt::format("bad banner: field '{}' (expected real, integer or pattern)", field));
+    if (symmetry == "general") h.symmetry = Symmetry::General;
+    else if (symmetry == "symmetric") h.symmetry = Symmetry::Symmetric;
+    else if (symmetry == "skew-symmetric") h.symmetry = Symmetry::Skew;
+    else if (symmetry == "hermitian")
+        sc.fail("hermitian Matrix Market files are not supported (siskin has no complex type)");
+    else
+        sc.fail(fmt::format("bad banner: symmetry '{}' (expected general, symmetric or "
+                            "skew-symmetric)",
+                            symmetry));
+    if (!sc.token().empty()) sc.fail(fmt::format("bad banner: unexpected text after '{}'", symmetry));
+    if (h.field == Field::Pattern && !h.coordinate)
+        sc.fail("bad banner: a pattern matrix must use the coordinate format");
+    if (h.field == Field::Pattern && h.symmetry == Symmetry::Skew)
+        sc.fail("bad banner: a pattern matrix cannot be skew-symmetric");
+    return h;
+}
+
+// The next line that is neither blank nor a comment; false at the end of the file. A
+// "% fill: VALUE" comment (written by siskin for non-zero fills) is passed to `on_fill`.
+template <class OnFill>
+bool next_data_line(io::TextScanner& sc, OnFill&& on_fill) {
+    while (sc.next_line()) {
+        std::string_view rest = sc.rest();
+        if (rest.empty()) continue;
+        if (rest.front() == '%') {
+            rest.remove_prefix(1);
+            while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+            if (rest.substr(0, 5) == "fill:") on_fill(rest.substr(5), sc.line_number());
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+struct Size {
+    int64_t rows = 0, cols = 0, entries = 0;
+    int64_t line = 0;
+};
+
+Size parse_size(io::TextScanner& sc, const Header& h) {
+    Size s;
+    s.line = sc.line_number();
+    std::string_view what = h.coordinate ? "'rows columns entries'" : "'rows columns'";
+    auto field = [&](std::string_view name) {
+        std::string_view tok = sc.token();
+        if (tok.empty()) sc.fail(fmt::format("the size line must be {}", what));
+        int64_t v = sc.parse_int(tok, name);
+        if (v < 0) sc.fail(fmt::format("negative {} {} on the size line", name, v));
+        return v;
+    };
+    s.rows = field("row count");
+    s.cols = field("column count");
+    if (h.coordinate) s.entries = field("entry count");
+    if (!sc.token().empty()) sc.fail(fmt::format("the size line must be {}", what));
+    if (h.symmetry != Symmetry::General && s.rows != s.cols)
+        sc.fail(fmt::format("a {} matrix must be square, not {} x {}",
+                            h.symmetry == Symmetry::Symmetric ? "symmetric" : "skew-symmetric",
+                            s.rows, s.cols));
+    return s;
+}
+
+// The type values are parsed in, before conversion to the tensor's type.
+ValueType parse_type_for(Field field, ValueType target) {
+    if (field == Field::Real) return target == ValueType::Float32 ? target : ValueType::Float64;
+    return is_integer(target) ? target : ValueType::Int64;
+}
+
+Scalar negate(const Scalar& v) {
+    if (is_float(v.type())) return Scalar::of(-v.as_double()).cast(v.type());
+    return Scalar::of(uint64_t{0} - v.as_uint()).cast(v.type());
+}
+
+Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
+    io::TextScanner sc(text, name);
+    Header h = parse_banner(sc);
+    std::optional<std::pair<std::string, int64_t>> fill_text;
+    auto on_fill = [&](std::string_view v, int64_t line) {
+        while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+        fill_text = {std::string(v), line};
+    };
+    if (!next_data_line(sc, on_fill)) sc.fail("missing size line");
+    Size size = parse_size(sc, h);
+
+    int wanted = options.ndims.value_or(2);
+    if (wanted != 1 && wanted != 2)
+        throw Error(fmt::format("{}: a Matrix Market file holds 1 or 2 dimensions, not {}", name,
+                                wanted));
+    if (wanted == 1 && size.rows != 1 && size.cols != 1)
+        sc.fail_at(size.line, fmt::format("a {} x {} matrix is not a vector (expected n x 1 or "
+                                          "1 x n)",
+                                          size.rows, size.cols));
+    std::vector<int64_t> shape = wanted == 1 ? std::vector<int64_t>{size.rows * size.cols}
+                                             : std::vector<int64_t>{size.rows, size.cols};
+    bool column_vector = size.cols == 1; // which index of a vector's entries counts
+
+    ValueType type = options.type.value_or(h.field == Field::Real      ? ValueType::Float64
+                                           : h.field == Field::Integer ? ValueType::Int64
+                                                                       : ValueType::Bool);
+    Scalar fill = Scalar::zero(type);
+    if (options.fill) fill = *options.fill;
+    else if (fill_text) {
+        try {
+            fill = Scalar::parse(fill_text->first, type);
+        } catch (const Error& e) {
+            sc.fail_at(fill_text->second, "fill comment: " + e.message());
+        }
+    }
+    bool pattern_leaf = h.field == Field::Pattern && type == ValueType::Bool &&
+                        fill.same_value(Scalar::of(false));
+    Format format = options.format ? *options.format
+                    : !h.coordinate ? Format::dense(wanted)
+                    : wanted == 1   ? Format::csf(1)
+                                    : Format::csr();
+    if (!options.format && pattern_leaf) format = Format(format.levels(), Leaf::Pattern);
+    ValueType parse_as = parse_type_for(h.field, type);
+
+    auto build = [&](auto&& make) -> Tensor {
+        try {
+            return make();
+        } catch (const Error& e) {
+            throw Error(e.message(), e.kind(), SourceLocation{name, 0, 0});
+        }
+    };
+
+    if (h.coordinate) {
+        CoordinateList list;
+        list.ndims = wanted;
+        bool mirrored = h.symmetry != Symmetry::General;
+        size_t reserve = static_cast<size_t>(std::min<int64_t>(size.entries, 1 << 26));
+        list.coords.reserve(reserve * (mirrored ? 2 : 1) * static_cast<size_t>(wanted));
+        list.values.reserve(reserve * (mirrored ? 2 : 1));
+        int64_t count = 0;
+        auto index = [&](std::string_view what, int64_t extent) {
+            std::string_view tok = sc.token();
+            if (tok.empty()) sc.fail(fmt::format("missing {}", what));
+            int64_t v = sc.parse_int(tok, what);
+            if (v == 0) sc.fail(fmt::format("{} 0: Matrix Market indices start at 1", what));
+            if (v < 0 || v > extent)
+                sc.fail(fmt::format("{} {} is out of range 1..{}", what, v, extent));
+            return v - 1;
+        };
+        auto ignore_fill = [](std::string_view, int64_t) {};
+        while (next_data_line(sc, ignore_fill)) {
+            if (count == size.entries)
+                sc.fail(fmt::format("more entries than the {} declared on the size line (line {})",
+                                    size.entries, size.line));
+            int64_t i = index("row index", size.rows), j = index("column index", size.cols);
+            Scalar v = Scalar::of(true);
+            if (h.field != Field::Pattern) {
+                std::string_view tok = sc.token();
+                if (tok.empty()) sc.fail("missing value (the file's field is not pattern)");
+                v = sc.parse_value(tok, parse_as);
+            }
+            if (std::string_view extra = sc.token(); !extra.empty())
+                sc.fail(h.field == Field::Pattern
+                            ? fmt::format("unexpected value '{}' on a line of a pattern file", extra)
+                            : fmt::format("unexpected '{}' after the value", extra));
+            if (h.symmetry == Symmetry::Skew && i == j)
+                sc.fail(fmt::format("entry ({}, {}) on the diagonal of a skew-symmetric matrix",
+                                    i + 1, j + 1));
+            if (mirrored && i < j)
+                sc.fail(fmt::format("entry ({}, {}) above the diagonal: a {} file stores only "
+                                    "the lower triangle",
+                                    i + 1, j + 1,
+                                    h.symmetry == Symmetry::Skew ? "skew-symmetric" : "symmetric"));
+            ++count;
+            auto add = [&](int64_t r, int64_t c, const Scalar& value) {
+                if (wanted == 1) list.coords.push_back(column_vector ? r : c);
+                else {
+                    list.coords.push_back(r);
+                    list.coords.push_back(c);
+                }
+                list.values.push_back(value);
+            };
+            add(i, j, v);
+            if (mirrored && i != j) add(j, i, h.symmetry == Symmetry::Skew ? negate(v) : v);
+        }
+        if (count < size.entries)
+            sc.fail(fmt::format("the file ends after {} of the {} entries declared on the size "
+                                "line (line {})",
+                                count, size.entries, size.line));
+        return build([&] {
+            return Tensor::from_coordinates(shape, type, fill, format, list, options.duplicates);
+        });
+    }
+
+    // Array: the stored triangle (or everything), column by column.
+    int64_t n = size.rows;
+    int64_t expected = h.symmetry == Symmetry::General     ? size.rows * size.cols
+                       : h.symmetry == Symmetry::Symmetric ? n * (n + 1) / 2
+                                                           : n * (n - 1) / 2;
+    std::vector<Scalar> dense;
+    try {
+        dense.assign(static_cast<size_t>(size.rows * size.cols), Scalar::zero(parse_as));
+    } catch (const std::exception&) {
+        sc.fail_at(size.line, fmt::format("a {} x {} array is too large", size.rows, size.cols));
+    }
+    int64_t count = 0, i = 0, j = 0;
+    auto ignore_fill = [](std::string_view, int64_t) {};
+    auto advance = [&] {
+        ++i;
+        if (i == size.rows) {
+            ++j;
+            i = h.symmetry == Symmetry::General ? 0 : h.symmetry == Symmetry::Symmetric ? j : j + 1;
+        }
+    };
+    if (h.symmetry == Symmetry::Skew) i = 1;
+    while (next_data_line(sc, ignore_fill)) {
+        if (count == expected)
+            sc.fail(fmt::format("more values than the {} the size line (line {}) implies",
+                                expected, size.line));
+        Scalar v = sc.parse_value(sc.token(), parse_as);
+        if (std::string_view extra = sc.token(); !extra.empty())
+            sc.fail(fmt::format("unexpected '{}' after the value (array files hold one value per "
+                                "line)",
+                                extra));
+        dense[static_cast<size_t>(i * size.cols + j)] = v;
+        if (h.symmetry == Symmetry::Symmetric) dense[static_cast<size_t>(j * size.cols + i)] = v;
+        if (h.symmetry == Symmetry::Skew) dense[static_cast<size_t>(j * size.cols + i)] = negate(v);
+        ++count;
+        advance();
+    }
+    if (count < expected)
+        sc.fail(fmt::format("the file ends after {} of the {} values the size line (line {}) "
+                            "implies",
+                            count, expected, size.line));
+    return build([&] { return Tensor::from_dense(shape, type, fill, format, dense); });
+}
+
+} // namespace
+
+Tensor read_matrix_market(const std::string& path, const ReadOptions& options) {
+    return read_text(io::read_file(path), path, options);
+}
+
+Tensor read_matrix_market(std::istream& in, const std::string& name, const ReadOptions& options) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    return read_text(text.str(), name, options);
+}
+
+} // namespace siskin

@@ -1,0 +1,149 @@
+#include "io/text_scanner.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "siskin/error.hpp"
+
+namespace siskin::io {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+} // namespace
+
+std::string read_file(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+    std::string text;
+    // Reserve the file's size up front so that large files are not copied while they grow.
+    if (std::fseek(f, 0, SEEK_END) == 0) {
+        long size = std::ftell(f);
+        if (size > 0) text.reserve(static_cast<size_t>(size));
+        std::rewind(f);
+    }
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);
+    bool failed = std::ferror(f) != 0;
+    int err = errno;
+    std::fclose(f);
+    if (failed) throw Error(fmt::format("cannot read '{}': {}", path, std::strerror(err)));
+    return text;
+}
+
+void write_file(const std::string& path, std::string_view text) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    int err = errno;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+}
+
+bool TextScanner::next_line() {
+    if (pos_ >= text_.size()) {
+        // At the end, the line number moves once past the last line: a truncated file is
+        // reported where the missing line would be.
+        if (!at_end_) {
+            at_end_ = true;
+            ++line_;
+            line_text_ = {};
+            cursor_ = 0;
+        }
+        return false;
+    }
+    size_t end = text_.find('\n', pos_);
+    if (end == std::string_view::npos) end = text_.size();
+    line_text_ = text_.substr(pos_, end - pos_);
+    if (!line_text_.empty() && line_text_.back() == '\r') line_text_.remove_suffix(1);
+    pos_ = std::min(end + 1, text_.size());
+    ++line_;
+    cursor_ = 0;
+    return true;
+}
+
+std::string_view TextScanner::rest() const {
+    size_t i = cursor_;
+    while (i < line_text_.size() && is_space(line_text_[i])) ++i;
+    return line_text_.substr(i);
+}
+
+std::string_view TextScanner::token() {
+    while (cursor_ < line_text_.size() && is_space(line_text_[cursor_])) ++cursor_;
+    size_t start = cursor_;
+    while (cursor_ < line_text_.size() && !is_space(line_text_[cursor_])) ++cursor_;
+    return line_text_.substr(start, cursor_ - start);
+}
+
+void TextScanner::fail_at(int64_t line, const std::string& message) const {
+    throw Error(message, Error::Kind::User, SourceLocation{name_, line, 0});
+}
+
+int64_t TextScanner::parse_int(std::string_view token, std::string_view what) const {
+    std::string_view body = token;
+    if (!body.empty() && body.front() == '+') body.remove_prefix(1);
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
+    if (ec == std::errc::result_out_of_range)
+        fail(fmt::format("{} '{}' is out of range", what, token));
+    if (body.empty() || ec != std::errc() || ptr != body.data() + body.size())
+        fail(fmt::format("{} '{}' is not an integer", what, token));
+    return v;
+}
+
+Scalar TextScanner::parse_value(std::string_view token, ValueType type) const {
+    std::string_view body = token;
+    if (!body.empty() && body.front() == '+') body.remove_prefix(1);
+    const char* end = body.data() + body.size();
+    if (type == ValueType::Float64 || type == ValueType::Float32) {
+        double v = 0;
+        auto [ptr, ec] = std::from_chars(body.data(), end, v);
+        if (ec == std::errc::result_out_of_range && ptr == end) {
+            // Overflow and underflow look alike to from_chars; strtod tells them apart.
+            v = std::strtod(std::string(body).c_str(), nullptr);
+        } else if (body.empty() || ec != std::errc() || ptr != end) {
+            fail(fmt::format("value '{}' is not a number", token));
+        }
+        if (type == ValueType::Float64) return Scalar::of(v);
+        // Read float32 values directly, so that no double rounding happens on the way.
+        float f = 0;
+        auto [fptr, fec] = std::from_chars(body.data(), end, f);
+        if (fec == std::errc() && fptr == end) return Scalar::of(f);
+        return Scalar::of(v).cast(type);
+    }
+    if (is_unsigned_integer(type)) {
+        uint64_t v = 0;
+        auto [ptr, ec] = std::from_chars(body.data(), end, v);
+        if (ec == std::errc() && ptr == end && !body.empty()) {
+            Scalar s = Scalar::of(v).cast(type);
+            if (s.as_uint() != v)
+                fail(fmt::format("value '{}' is out of range for {}", token, type_name(type)));
+            return s;
+        }
+    }
+    if (type == ValueType::Bool) {
+        if (body == "true" || body == "1") return Scalar::of(true);
+        if (body == "false" || body == "0") return Scalar::of(false);
+        fail(fmt::format("value '{}' is not a bool (expected 0, 1, true or false)", token));
+    }
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(body.data(), end, v);
+    if (ec == std::errc::result_out_of_range)
+        fail(fmt::format("value '{}' is out of range for {}", token, type_name(type)));
+    if (body.empty() || ec != std::errc() || ptr != end)
+        fail(fmt::format("value '{}' is not an integer", token));
+    Scalar s = Scalar::of(v).cast(type);
+    if (s.as_int() != v)
+        fail(fmt::format("value '{}' is out of range for {}", token, type_name(type)));
+    return s;
+}
+
+} // namespace siskin::io

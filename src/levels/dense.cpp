@@ -1,0 +1,76 @@
+// Dense: every coordinate of a fibre has a position, q = p * n + i; nothing is stored.
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "levels/level_format.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::levels {
+
+namespace {
+
+int64_t checked_positions(int64_t num_parents, int64_t n) {
+    if (n != 0 && num_parents > std::numeric_limits<int64_t>::max() / n)
+        throw Error(fmt::format("a dense level of extent {} under {} fibres has more than 2^63 "
+                                "positions",
+                                n, num_parents));
+    return num_parents * n;
+}
+
+class DenseLevel final : public LevelFormat {
+public:
+    std::string_view name() const override { return "dense"; }
+    std::vector<std::string_view> aliases() const override { return {"d"}; }
+    LevelProperties properties() const override {
+        return {.min_modes = 1, .max_modes = 1, .full = true, .ordered = true, .unique = true};
+    }
+    std::vector<BufferSpec> buffers(const LevelSpec&) const override { return {}; }
+
+    LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
+                     const LevelInput& in) const override {
+        int64_t n = mode_extent(spec, shape, 0);
+        int mode = spec.modes[0];
+        LevelBuild out;
+        out.num_positions = checked_positions(in.num_parents, n);
+        out.storage.spec = spec;
+        out.storage.spec.index_bits =
+            choose_index_bits(spec.index_bits, std::max(out.num_positions, n), "dense");
+        out.positions.resize(static_cast<size_t>(in.size()));
+        for (int64_t e = 0; e < in.size(); ++e)
+            out.positions[static_cast<size_t>(e)] = in.parents[static_cast<size_t>(e)] * n +
+                                                    in.coord(e, mode);
+        return out;
+    }
+
+    int64_t num_positions(const LevelStorage& s, std::span<const int64_t> shape,
+                          int64_t num_parents) const override {
+        return checked_positions(num_parents, mode_extent(s.spec, shape, 0));
+    }
+
+    FibreRange fibre(const LevelStorage& s, std::span<const int64_t> shape,
+                     int64_t parent) const override {
+        int64_t n = mode_extent(s.spec, shape, 0);
+        return {parent * n, parent * n + n};
+    }
+
+    void coordinates(const LevelStorage& s, std::span<const int64_t> shape, int64_t position,
+                     std::span<int64_t> out) const override {
+        out[0] = position % mode_extent(s.spec, shape, 0);
+    }
+
+    std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t> shape,
+                                  int64_t parent, std::span<const int64_t> coords) const override {
+        return parent * mode_extent(s.spec, shape, 0) + coords[0];
+    }
+};
+
+} // namespace
+
+const LevelFormat& dense_level() {
+    static const DenseLevel level;
+    return level;
+}
+
+} // namespace siskin::levels

@@ -1,0 +1,138 @@
+#pragma once
+// The level formats a tensor's storage tree is made of, and their registry.
+//
+// A level stores the coordinates of one or more tensor dimensions for every fibre its parent
+// level holds. Positions number the entries of a level: the root's parent has the single position
+// 0, and each level maps a parent position p to a range of its own positions (its fibre):
+//
+//   fibre(p)              -> [begin, end)          positions of the fibre under parent position p
+//   coordinates(q)        -> i_1..i_k              the coordinates stored at position q
+//   locate(p, i_1..i_k)   -> q or nothing          the position of given coordinates in fibre p
+//   build(entries)        -> buffers, positions    storage for sorted unique entries
+//
+// This is the runtime face: buffers (LevelStorage) stay apart from the level classes, which are
+// stateless singletons. The compiler adds a codegen face (unfurl into looplets, writing) to the
+// same classes. A new level format is one file defining a LevelFormat plus one line in
+// registry.cpp.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "siskin/format.hpp"
+#include "siskin/tensor.hpp"
+
+namespace siskin::levels {
+
+/// What a level can do, as named fields rather than a row of booleans.
+struct LevelProperties {
+    int min_modes = 1;   // tensor dimensions one level covers: at least ...
+    int max_modes = 1;   // ... and at most (coo: any number)
+    bool full = false;   // every coordinate of a fibre has a position (dense)
+    bool ordered = true; // positions of a fibre hold increasing coordinates
+    bool unique = true;  // no coordinate appears twice in a fibre
+};
+
+struct BufferSpec {
+    std::string name;
+    ValueType type;
+};
+
+/// The positions [begin, end) of one fibre.
+struct FibreRange {
+    int64_t begin = 0;
+    int64_t end = 0;
+};
+
+/// Entries a level is built from: sorted in storage order and unique, with the position each
+/// entry's prefix has in the parent level (nondecreasing). coords holds ndims numbers per entry,
+/// in tensor dimension order.
+struct LevelInput {
+    int64_t num_parents = 1;
+    std::span<const int64_t> parents;
+    std::span<const int64_t> coords;
+    int ndims = 0;
+    int64_t size() const { return static_cast<int64_t>(parents.size()); }
+    int64_t coord(int64_t entry, int mode) const { return coords[entry * ndims + mode]; }
+};
+
+/// What building one level yields: its storage (with the index width it chose) and, per input
+/// entry, the position the entry's prefix has in this level.
+struct LevelBuild {
+    LevelStorage storage;
+    std::vector<int64_t> positions;
+    int64_t num_positions = 0;
+};
+
+class LevelFormat {
+public:
+    LevelFormat() = default;
+    LevelFormat(const LevelFormat&) = delete;
+    LevelFormat& operator=(const LevelFormat&) = delete;
+    virtual ~LevelFormat() = default;
+
+    /// Canonical name, as spelled in formats ("dense").
+    virtual std::string_view name() const = 0;
+    /// Other accepted spellings ("d").
+    virtual std::vector<std::string_view> aliases() const { return {}; }
+    virtual LevelProperties properties() const = 0;
+    /// The buffers of a level of this format; spec.index_bits must be 32 or 64.
+    virtual std::vector<BufferSpec> buffers(const LevelSpec& spec) const = 0;
+
+    /// Builds the level for `in`; spec.index_bits == 0 chooses the width (see choose_index_bits).
+    virtual LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
+                             const LevelInput& in) const = 0;
+    /// Positions of the whole level, given how many its parent has.
+    virtual int64_t num_positions(const LevelStorage& s, std::span<const int64_t> shape,
+                                  int64_t num_parents) const = 0;
+    virtual FibreRange fibre(const LevelStorage& s, std::span<const int64_t> shape,
+                             int64_t parent) const = 0;
+    /// Writes the coordinates at `position` into out (one per mode of the level, in spec order).
+    virtual void coordinates(const LevelStorage& s, std::span<const int64_t> shape,
+                             int64_t position, std::span<int64_t> out) const = 0;
+    /// The position of `coords` (one per mode, in spec order) in fibre `parent`, if stored.
+    virtual std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t> shape,
+                                          int64_t parent, std::span<const int64_t> coords) const = 0;
+};
+
+/// The level format of a name or alias; nullptr when none is registered.
+const LevelFormat* find_level_format(std::string_view name);
+/// Like find_level_format, but throws Error listing the known names.
+const LevelFormat& level_format(std::string_view name);
+/// Every registered level format, in registration order.
+const std::vector<const LevelFormat*>& level_formats();
+/// "dense (d), sparselist (s, compressed), coo": for error messages.
+std::string known_level_names();
+
+// Helpers the level files share.
+
+/// The index width a level uses: `requested` when set (Error if `largest` does not fit in it),
+/// else 32 when `largest` fits in int32, else 64.
+int choose_index_bits(int requested, int64_t largest, std::string_view level_name);
+ValueType index_type(int bits);
+/// A buffer of index type `bits` holding `values`.
+Buffer make_index_buffer(int bits, std::span<const int64_t> values);
+
+/// Reads an Int32 or Int64 buffer as int64 values.
+class IndexReader {
+public:
+    explicit IndexReader(const Buffer& b);
+    int64_t operator[](int64_t i) const {
+        return narrow_ ? static_cast<const int32_t*>(data_)[i] : static_cast<const int64_t*>(data_)[i];
+    }
+    int64_t size() const { return size_; }
+
+private:
+    const void* data_;
+    int64_t size_;
+    bool narrow_;
+};
+
+/// The extent of a level's k-th mode.
+inline int64_t mode_extent(const LevelSpec& spec, std::span<const int64_t> shape, int k) {
+    return shape[static_cast<size_t>(spec.modes[static_cast<size_t>(k)])];
+}
+
+} // namespace siskin::levels

@@ -1,0 +1,53 @@
+// Pattern leaf: structure only. Every position of the last level is an entry that reads as true;
+// nothing is stored, so the type is bool, the fill false, and the last level must not be full
+// (a dense last level would make every element true).
+#include <fmt/format.h>
+
+#include "levels/leaf_format.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::levels {
+
+namespace {
+
+class PatternLeaf final : public LeafFormat {
+public:
+    Leaf leaf() const override { return Leaf::Pattern; }
+    std::string_view name() const override { return "pattern"; }
+
+    void check(ValueType type, const Scalar& fill, const Format& format) const override {
+        if (type != ValueType::Bool)
+            throw Error(fmt::format("a pattern tensor has type bool, not {}", type_name(type)));
+        if (!fill.same(Scalar::of(false)))
+            throw Error(fmt::format("a pattern tensor has fill false, not {}", fill.to_string()));
+        if (format.levels().empty())
+            throw Error("a 0-dimensional tensor cannot have a pattern leaf (it would always be "
+                        "true); use element");
+        const LevelSpec& last = format.levels().back();
+        if (level_format(last.kind).properties().full)
+            throw Error(fmt::format("a pattern leaf cannot follow a {} level: every position of "
+                                    "that level would read as true",
+                                    last.kind));
+    }
+
+    std::vector<BufferSpec> buffers(ValueType) const override { return {}; }
+    bool keeps(const Scalar& v) const override { return v.as_bool(); }
+
+    Buffer build(ValueType, const Scalar&, int64_t num_positions,
+                 std::span<const int64_t> positions, std::span<const Scalar>) const override {
+        SISKIN_ASSERT(static_cast<int64_t>(positions.size()) == num_positions,
+                      "every position under a pattern leaf is an entry");
+        return Buffer(ValueType::Bool, 0);
+    }
+
+    Scalar value(const Buffer&, int64_t) const override { return Scalar::of(true); }
+};
+
+} // namespace
+
+const LeafFormat& pattern_leaf() {
+    static const PatternLeaf leaf;
+    return leaf;
+}
+
+} // namespace siskin::levels

@@ -1,0 +1,93 @@
+// The registry of level and leaf formats. Registration is an explicit list, not static
+// initialisers, because siskin is a static library and the linker drops object files nothing
+// refers to.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "levels/leaf_format.hpp"
+#include "levels/level_format.hpp"
+#include "siskin/error.hpp"
+
+// One line per level format; X(name) refers to `const LevelFormat& name##_level()` in name.cpp.
+#define SISKIN_LEVEL_FORMATS(X) \
+    X(dense)                    \
+    X(sparselist)               \
+    X(coo)
+
+// One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
+#define SISKIN_LEAF_FORMATS(X) \
+    X(element)                 \
+    X(pattern)
+
+namespace siskin::levels {
+
+#define SISKIN_DECLARE_LEVEL(name) const LevelFormat& name##_level();
+#define SISKIN_DECLARE_LEAF(name) const LeafFormat& name##_leaf();
+SISKIN_LEVEL_FORMATS(SISKIN_DECLARE_LEVEL)
+SISKIN_LEAF_FORMATS(SISKIN_DECLARE_LEAF)
+#undef SISKIN_DECLARE_LEVEL
+#undef SISKIN_DECLARE_LEAF
+
+const std::vector<const LevelFormat*>& level_formats() {
+#define SISKIN_LIST_LEVEL(name) &name##_level(),
+    static const std::vector<const LevelFormat*> all = {SISKIN_LEVEL_FORMATS(SISKIN_LIST_LEVEL)};
+#undef SISKIN_LIST_LEVEL
+    return all;
+}
+
+namespace {
+const std::vector<const LeafFormat*>& leaf_formats() {
+#define SISKIN_LIST_LEAF(name) &name##_leaf(),
+    static const std::vector<const LeafFormat*> all = {SISKIN_LEAF_FORMATS(SISKIN_LIST_LEAF)};
+#undef SISKIN_LIST_LEAF
+    return all;
+}
+} // namespace
+
+const LevelFormat* find_level_format(std::string_view name) {
+    for (const LevelFormat* f : level_formats()) {
+        if (f->name() == name) return f;
+        for (std::string_view alias : f->aliases())
+            if (alias == name) return f;
+    }
+    return nullptr;
+}
+
+const LevelFormat& level_format(std::string_view name) {
+    if (const LevelFormat* f = find_level_format(name)) return *f;
+    throw Error(fmt::format("unknown level '{}' (known levels: {})", name, known_level_names()));
+}
+
+std::string known_level_names() {
+    std::string out;
+    for (const LevelFormat* f : level_formats()) {
+        if (!out.empty()) out += ", ";
+        out += f->name();
+        auto aliases = f->aliases();
+        if (!aliases.empty()) out += fmt::format(" ({})", fmt::join(aliases, ", "));
+    }
+    return out;
+}
+
+const LeafFormat& leaf_format(Leaf leaf) {
+    for (const LeafFormat* f : leaf_formats())
+        if (f->leaf() == leaf) return *f;
+    SISKIN_ASSERT(false, "leaf kind without a registered leaf format");
+}
+
+const LeafFormat* find_leaf_format(std::string_view name) {
+    for (const LeafFormat* f : leaf_formats())
+        if (f->name() == name) return f;
+    return nullptr;
+}
+
+std::string known_leaf_names() {
+    std::string out;
+    for (const LeafFormat* f : leaf_formats()) {
+        if (!out.empty()) out += ", ";
+        out += f->name();
+    }
+    return out;
+}
+
+} // namespace siskin::levels

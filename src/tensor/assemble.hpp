@@ -1,0 +1,36 @@
+#pragma once
+// From coordinate lists to level storage: the runtime builder behind every Tensor constructor.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "siskin/tensor.hpp"
+
+namespace siskin::detail {
+
+/// Entries with coordinates in tensor dimension order (ndims per entry) and values of the
+/// tensor's type.
+struct Entries {
+    int ndims = 0;
+    std::vector<int64_t> coords;
+    std::vector<Scalar> values;
+    int64_t size() const { return static_cast<int64_t>(values.size()); }
+};
+
+/// Sorts entries lexicographically in the storage order `mode_order` (stable, so duplicates keep
+/// their input order) and merges duplicates: summed in type `type`, or an Error naming the
+/// coordinate. Coordinates must already be in range.
+void sort_and_merge(Entries& entries, std::span<const int> mode_order,
+                    std::span<const int64_t> shape, ValueType type, Duplicates duplicates);
+
+struct Assembled {
+    Format format; // with the index widths chosen
+    std::vector<LevelStorage> levels;
+    Buffer values;
+};
+
+/// Builds every level and the leaf for entries that are sorted and unique in storage order.
+Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                   const Format& format, const Entries& sorted);
+
+} // namespace siskin::detail

@@ -1,0 +1,92 @@
+#include "siskin/buffer.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "siskin/error.hpp"
+
+namespace siskin {
+
+namespace {
+
+// Buffers live in malloc'd memory because compiled kernels grow them with realloc.
+void* allocate(void* old, int64_t elements, ValueType type) {
+    if (elements == 0) {
+        std::free(old);
+        return nullptr;
+    }
+    size_t bytes = static_cast<size_t>(elements) * type_size(type);
+    if (elements < 0 || bytes / type_size(type) != static_cast<size_t>(elements))
+        throw Error(fmt::format("a buffer of {} {} elements is too large", elements,
+                                type_name(type)));
+    void* p = std::realloc(old, bytes);
+    if (!p)
+        throw Error(fmt::format("out of memory allocating a buffer of {} {} elements ({} bytes)",
+                                elements, type_name(type), bytes));
+    return p;
+}
+
+} // namespace
+
+Buffer::Buffer(ValueType type, int64_t size) : type_(type) {
+    SISKIN_ASSERT(size >= 0, "negative buffer size");
+    raw_.data = allocate(nullptr, size, type_);
+    if (size > 0) std::memset(raw_.data, 0, static_cast<size_t>(size) * type_size(type_));
+    raw_.size = raw_.capacity = size;
+}
+
+Buffer::Buffer(const Buffer& o) : type_(o.type_) {
+    raw_.data = allocate(nullptr, o.raw_.size, type_);
+    if (o.raw_.size > 0)
+        std::memcpy(raw_.data, o.raw_.data, static_cast<size_t>(o.raw_.size) * type_size(type_));
+    raw_.size = raw_.capacity = o.raw_.size;
+}
+
+Buffer::Buffer(Buffer&& o) noexcept : type_(o.type_), raw_(std::exchange(o.raw_, RawBuffer{})) {}
+
+Buffer& Buffer::operator=(Buffer o) {
+    std::swap(type_, o.type_);
+    std::swap(raw_, o.raw_);
+    return *this;
+}
+
+Buffer::~Buffer() { std::free(raw_.data); }
+
+void Buffer::resize(int64_t n) {
+    SISKIN_ASSERT(n >= 0, "negative buffer size");
+    if (n > raw_.capacity) {
+        raw_.data = allocate(raw_.data, n, type_);
+        raw_.capacity = n;
+    }
+    if (n > raw_.size) {
+        size_t elem = type_size(type_);
+        std::memset(static_cast<char*>(raw_.data) + static_cast<size_t>(raw_.size) * elem, 0,
+                    static_cast<size_t>(n - raw_.size) * elem);
+    }
+    raw_.size = n;
+}
+
+void Buffer::push_back(const Scalar& v) {
+    if (raw_.size == raw_.capacity) {
+        int64_t grown = raw_.capacity < 8 ? 8 : raw_.capacity * 2; // amortised doubling
+        raw_.data = allocate(raw_.data, grown, type_);
+        raw_.capacity = grown;
+    }
+    ++raw_.size;
+    set(raw_.size - 1, v);
+}
+
+Scalar Buffer::get(int64_t i) const {
+    SISKIN_ASSERT(i >= 0 && i < raw_.size, fmt::format("buffer index {} of {}", i, raw_.size));
+    return Scalar::load(type_, static_cast<const char*>(raw_.data) + i * type_size(type_));
+}
+
+void Buffer::set(int64_t i, const Scalar& v) {
+    SISKIN_ASSERT(i >= 0 && i < raw_.size, fmt::format("buffer index {} of {}", i, raw_.size));
+    v.cast(type_).store(static_cast<char*>(raw_.data) + i * type_size(type_));
+}
+
+} // namespace siskin
