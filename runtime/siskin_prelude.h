@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The operator helpers (siskin_add_f64, siskin_min_i64, ...) that operator templates expand to. */
+#include "siskin_ops.h"
+
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,
@@ -77,9 +80,6 @@ static inline int siskin_buffer_resize(siskin_buffer *b, int64_t n, size_t elem_
     return SISKIN_OK;
 }
 
-static inline int64_t siskin_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
-static inline int64_t siskin_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
-
 /* Lower bound: the first position p in [lo, hi) with a[p] >= x, or hi when there is none.
  * a[lo..hi) must be sorted ascending. Used by the follow protocol (random access into a sorted
  * coordinate list). */
@@ -131,12 +131,5 @@ static inline int64_t siskin_gallop_i64(const int64_t *a, int64_t lo, int64_t hi
     int64_t end = step < hi - lo ? lo + step : hi;
     return siskin_lower_bound_i64(a, lo + 1, end, x);
 }
-
-/* The operator helpers of the algebra (runtime/siskin_ops.h), when this build has them. */
-#if defined(__has_include)
-#if __has_include("siskin_ops.h")
-#include "siskin_ops.h"
-#endif
-#endif
 
 #endif /* SISKIN_PRELUDE_H */

@@ -70,3 +70,25 @@ TEST(IrParseError, SingleExpressions) {
     EXPECT_EQ(e.where()->column, 3);
     e = expect_error([] { parse_expr("x[i] = 1"); }, "expected end of the expression, found '='");
 }
+
+// Deep nesting is an error, not a stack overflow here or in a later pass over the IR.
+TEST(IrParseError, NestingLimits) {
+    std::string parens = "y[] = " + std::string(100000, '(') + "1" + std::string(100000, ')');
+    Error e = expect_error([&] { parse_program(parens); }, "nests more than 500 levels deep");
+    EXPECT_EQ(e.where()->line, 1);
+    std::string minus = "y[] = " + std::string(100000, '!') + "x[]";
+    expect_error([&] { parse_program(minus); }, "nests more than 500 levels deep");
+    std::string braces = std::string(100000, '{') + std::string(100000, '}');
+    expect_error([&] { parse_program(braces); }, "nests more than 500 levels deep");
+    std::string sum = "y[] = x[]";
+    for (int k = 0; k < 100000; ++k) sum += " + x[]";
+    expect_error([&] { parse_program(sum); }, "nests more than 2000 operations deep");
+    // Wide is fine: many statements, and moderately deep expressions.
+    std::string many;
+    for (int k = 0; k < 5000; ++k) many += "y[] += x[]\n";
+    EXPECT_EQ(parse_program(many).body->as<Block>()->stmts.size(), 5000u);
+    std::string deep = "y[] = x[]";
+    for (int k = 0; k < 1000; ++k) deep += " * x[]";
+    Program p = parse_program(deep);
+    EXPECT_TRUE(equal(parse_program(print(p)), p));
+}

@@ -79,43 +79,52 @@ TEST(StorageFormat, ConstructorCanonicalisesAndChecks) {
                              {"unknown level 'hash'", "sparselist"}));
 }
 
-TEST(StorageFormat, BadSpellings) {
-    struct Case {
-        const char* spelling;
-        int ndims;
-        std::vector<std::string> message;
-    };
-    for (const Case& c : std::vector<Case>{
-             {"sparse(0)/dense(1)", 2, {"unknown level 'sparse'", "dense (d)", "sparselist (s, compressed)", "coo"}},
-             {"dense(0)/dense(0)", 2, {"mode 0 appears twice", "permutation"}},
-             {"dense(0)/dense(2)", 2, {"mode 2 is out of range"}},
-             {"dense(0)", 2, {"store 1 mode", "2 dimensions"}},
-             {"dense(0)/s(1)/s(2)", 2, {"store 3 modes"}},
-             {"dense(0)/sparselist(1)@16", 2, {"bad index width '@16'", "@32 or @64"}},
-             {"csr@128", 2, {"bad index width '@128'"}},
-             {"csr", 3, {"preset 'csr'", "2-dimensional", "3"}},
-             {"dcsc", 1, {"preset 'dcsc'"}},
-             {"csf(0,1)", 3, {"csf mode order has 2 modes"}},
-             {"csf(0,0,1)", 3, {"appears twice"}},
-             {"dense(x)", 1, {"'x' is not a mode number"}},
-             {"dense(0", 1, {"missing ')'"}},
-             {"dense(0)x", 1, {"unexpected text after ')'"}},
-             {"sparselist", 1, {"needs its modes", "sparselist(0)"}},
-             {"pattern/dense(0)", 1, {"leaf 'pattern' must come last"}},
-             {"dense(0)//sparselist(1)", 2, {"empty level"}},
-             {"", 2, {"empty format"}},
-             {"dense(0,1)", 2, {"dense level stores exactly 1 mode"}},
-             {"coo()", 0, {"coo level stores at least 1 mode"}},
-             {"csr/dense(0)", 2, {"cannot be followed by levels"}},
-             {"(0)", 1, {"no level name"}},
-         }) {
-        EXPECT_TRUE(throws_error([&] { Format::parse(c.spelling, c.ndims); }, c.message))
-            << c.spelling;
-        // Every parse error names the spelling it was about, except the empty one.
-        if (*c.spelling) {
-            EXPECT_TRUE(throws_error([&] { Format::parse(c.spelling, c.ndims); },
-                                     {std::string("format '") + c.spelling + "'"}))
-                << c.spelling;
-        }
-    }
+// One test per kind of bad spelling; every message names the spelling it is about.
+struct BadSpelling {
+    const char* name;
+    const char* spelling;
+    int ndims;
+    std::vector<std::string> message;
+};
+
+void PrintTo(const BadSpelling& b, std::ostream* os) { *os << b.spelling; }
+
+class StorageFormatBad : public ::testing::TestWithParam<BadSpelling> {};
+
+TEST_P(StorageFormatBad, IsAnErrorNamingTheProblem) {
+    const BadSpelling& c = GetParam();
+    std::vector<std::string> parts = c.message;
+    if (*c.spelling) parts.push_back(std::string("format '") + c.spelling + "'");
+    EXPECT_TRUE(throws_error([&] { Format::parse(c.spelling, c.ndims); }, parts));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Storage, StorageFormatBad,
+    ::testing::Values(
+        BadSpelling{"UnknownLevel", "sparse(0)/dense(1)", 2,
+                    {"unknown level 'sparse'", "dense (d)", "sparselist (s, compressed)", "coo"}},
+        BadSpelling{"RepeatedMode", "dense(0)/dense(0)", 2, {"mode 0 appears twice", "permutation"}},
+        BadSpelling{"ModeOutOfRange", "dense(0)/dense(2)", 2, {"mode 2 is out of range"}},
+        BadSpelling{"TooFewModes", "dense(0)", 2, {"store 1 mode", "2 dimensions"}},
+        BadSpelling{"TooManyModes", "dense(0)/s(1)/s(2)", 2, {"store 3 modes"}},
+        BadSpelling{"BadLevelWidth", "dense(0)/sparselist(1)@16", 2,
+                    {"bad index width '@16'", "@32 or @64"}},
+        BadSpelling{"BadPresetWidth", "csr@128", 2, {"bad index width '@128'"}},
+        BadSpelling{"PresetDoesNotFit", "csr", 3, {"preset 'csr'", "2-dimensional", "3"}},
+        BadSpelling{"PresetDoesNotFitVector", "dcsc", 1, {"preset 'dcsc'"}},
+        BadSpelling{"CsfOrderTooShort", "csf(0,1)", 3, {"csf mode order has 2 modes"}},
+        BadSpelling{"CsfOrderRepeats", "csf(0,0,1)", 3, {"appears twice"}},
+        BadSpelling{"NonNumericMode", "dense(x)", 1, {"'x' is not a mode number"}},
+        BadSpelling{"UnclosedParenthesis", "dense(0", 1, {"missing ')'"}},
+        BadSpelling{"TextAfterModes", "dense(0)x", 1, {"unexpected text after ')'"}},
+        BadSpelling{"LevelWithoutModes", "sparselist", 1, {"needs its modes", "sparselist(0)"}},
+        BadSpelling{"LeafNotLast", "pattern/dense(0)", 1, {"leaf 'pattern' must come last"}},
+        BadSpelling{"EmptyLevel", "dense(0)//sparselist(1)", 2, {"empty level"}},
+        BadSpelling{"EmptySpelling", "", 2, {"empty format"}},
+        BadSpelling{"DenseWithTwoModes", "dense(0,1)", 2, {"dense level stores exactly 1 mode"}},
+        BadSpelling{"CooWithoutModes", "coo()", 0, {"coo level stores at least 1 mode"}},
+        BadSpelling{"PresetThenLevels", "csr/dense(0)", 2, {"cannot be followed by levels"}},
+        BadSpelling{"NoLevelName", "(0)", 1, {"no level name"}},
+        BadSpelling{"UnknownLeaf", "dense(0)/values", 1, {"unknown level 'values'",
+                                                           "leaves: element, pattern"}}),
+    [](const ::testing::TestParamInfo<BadSpelling>& info) { return info.param.name; });

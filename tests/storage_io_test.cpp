@@ -1,5 +1,6 @@
 // Matrix Market and FROSTT files: round trips, the bundled real matrices, and one test per kind
 // of malformed input (each must name the file and the line).
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -27,10 +28,11 @@ const double kInf = std::numeric_limits<double>::infinity();
 std::string temp_dir() {
     static std::string current_test;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                (std::string("siskin_storage_") + info->name());
-    if (current_test != info->name()) {
-        current_test = info->name();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("siskin_" + name);
+    if (current_test != name) {
+        current_test = name;
         std::filesystem::remove_all(dir);
         std::filesystem::create_directories(dir);
     }
@@ -330,101 +332,159 @@ TEST(StorageIo, FrosttRoundTrips) {
     EXPECT_TRUE(round_trip(empty, "empty.tns").equals(empty));
 }
 
-// One test per kind of malformed Matrix Market input: each names the file and the line.
-TEST(StorageIo, MalformedMatrixMarket) {
-    const std::string real = "%%MatrixMarket matrix coordinate real general\n";
-    EXPECT_TRUE(bad_file("banner.mtx", "%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 1,
-                         "bad banner"));
-    EXPECT_TRUE(bad_file("noheader.mtx", "3 3 1\n1 1 1\n", 1, "bad banner"));
-    EXPECT_TRUE(bad_file("empty.mtx", "", 1, "empty file"));
-    EXPECT_TRUE(bad_file("object.mtx", "%%MatrixMarket vector coordinate real general\n", 1,
-                         "object 'vector'"));
-    EXPECT_TRUE(bad_file("format.mtx", "%%MatrixMarket matrix sparse real general\n", 1,
-                         "format 'sparse'"));
-    EXPECT_TRUE(bad_file("complex.mtx", "%%MatrixMarket matrix coordinate complex general\n", 1,
-                         "complex Matrix Market files are not supported"));
-    EXPECT_TRUE(bad_file("hermitian.mtx", "%%MatrixMarket matrix coordinate real hermitian\n", 1,
-                         "hermitian"));
-    EXPECT_TRUE(bad_file("field.mtx", "%%MatrixMarket matrix coordinate text general\n", 1,
-                         "field 'text'"));
-    EXPECT_TRUE(bad_file("symmetry.mtx", "%%MatrixMarket matrix coordinate real upper\n", 1,
-                         "symmetry 'upper'"));
-    EXPECT_TRUE(bad_file("patarray.mtx", "%%MatrixMarket matrix array pattern general\n", 1,
-                         "pattern matrix must use the coordinate format"));
-    EXPECT_TRUE(bad_file("noisize.mtx", real + "% only comments\n\n", 4, "missing size line"));
-    EXPECT_TRUE(bad_file("shortsize.mtx", real + "3 3\n", 2, "size line must be"));
-    EXPECT_TRUE(bad_file("longsize.mtx", real + "3 3 1 7\n1 1 1\n", 2, "size line must be"));
-    EXPECT_TRUE(bad_file("negsize.mtx", real + "-3 3 1\n1 1 1\n", 2, "negative row count -3"));
-    EXPECT_TRUE(bad_file("negcount.mtx", real + "3 3 -1\n", 2, "negative entry count"));
-    EXPECT_TRUE(bad_file("textsize.mtx", real + "3 three 1\n", 2, "column count 'three' is not an "
-                                                                   "integer"));
-    EXPECT_TRUE(bad_file("fewer.mtx", real + "3 3 3\n1 1 1\n2 2 2\n", 5,
-                         "ends after 2 of the 3 entries"));
-    EXPECT_TRUE(bad_file("more.mtx", real + "3 3 1\n1 1 1\n2 2 2\n", 4,
-                         "more entries than the 1 declared"));
-    EXPECT_TRUE(bad_file("token.mtx", real + "3 3 1\n1 x 1\n", 3, "column index 'x' is not an integer"));
-    EXPECT_TRUE(bad_file("value.mtx", real + "3 3 1\n1 1 1.0e\n", 3, "value '1.0e' is not a number"));
-    EXPECT_TRUE(bad_file("range.mtx", real + "3 3 2\n1 1 1\n4 1 1\n", 4,
-                         "row index 4 is out of range 1..3"));
-    EXPECT_TRUE(bad_file("zero.mtx", real + "3 3 1\n0 1 1\n", 3, "row index 0"));
-    EXPECT_TRUE(bad_file("negindex.mtx", real + "3 3 1\n1 -2 1\n", 3, "column index -2 is out of range"));
-    EXPECT_TRUE(bad_file("truncated.mtx", real + "3 3 2\n1 1 1\n2", 4, "missing column index"));
-    EXPECT_TRUE(bad_file("novalue.mtx", real + "3 3 1\n1 2\n", 3, "missing value"));
-    EXPECT_TRUE(bad_file("extra.mtx", real + "3 3 1\n1 2 3 4\n", 3, "unexpected '4'"));
-    EXPECT_TRUE(bad_file("patvalue.mtx",
-                         "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 3.0\n", 3,
-                         "unexpected value '3.0' on a line of a pattern file"));
-    EXPECT_TRUE(bad_file("intvalue.mtx",
-                         "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1.5\n", 3,
-                         "value '1.5' is not an integer"));
-    EXPECT_TRUE(bad_file("skewdiag.mtx",
-                         "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n"
-                         "2 2 1\n",
-                         4, "on the diagonal of a skew-symmetric matrix"));
-    EXPECT_TRUE(bad_file("upper.mtx",
-                         "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3,
-                         "above the diagonal"));
-    EXPECT_TRUE(bad_file("square.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 2 0\n",
-                         2, "must be square"));
-    EXPECT_TRUE(bad_file("fewarray.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n",
-                         6, "ends after 3 of the 4 values"));
-    EXPECT_TRUE(bad_file("morearray.mtx", "%%MatrixMarket matrix array real general\n1 1\n1\n2\n",
-                         4, "more values than the 1"));
-    EXPECT_TRUE(bad_file("rowarray.mtx", "%%MatrixMarket matrix array real general\n2 1\n1 2\n", 3,
-                         "one value per line"));
-    ReadOptions vector;
-    vector.ndims = 1;
-    EXPECT_TRUE(bad_file("notvector.mtx", real + "3 3 0\n", 2, "not a vector", vector));
-    EXPECT_TRUE(bad_file("fillcomment.mtx", real + "% fill: lots\n1 1 0\n", 2,
-                         "fill comment: 'lots' is not a float64 value"));
-    // Duplicates rejected on request: the message names the file and the coordinate.
+// One test per kind of malformed input: each must name the file and the line.
+struct Malformed {
+    const char* name; // test name; also the file's stem
+    const char* extension;
+    std::string text;
+    int line;
+    std::string message;
+    ReadOptions options = {};
+};
+
+void PrintTo(const Malformed& m, std::ostream* os) { *os << m.name; }
+
+class StorageIoMalformed : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(StorageIoMalformed, NamesFileAndLine) {
+    const Malformed& m = GetParam();
+    EXPECT_TRUE(bad_file(std::string(m.name) + m.extension, m.text, m.line, m.message, m.options));
+}
+
+namespace {
+
+const std::string kReal = "%%MatrixMarket matrix coordinate real general\n";
+
+ReadOptions vector_options() {
+    ReadOptions o;
+    o.ndims = 1;
+    return o;
+}
+ReadOptions shape_options(std::vector<int64_t> shape) {
+    ReadOptions o;
+    o.shape = std::move(shape);
+    return o;
+}
+ReadOptions type_options(ValueType t) {
+    ReadOptions o;
+    o.type = t;
+    return o;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Malformed>& info) { return info.param.name; }
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(
+    StorageMatrixMarket, StorageIoMalformed,
+    ::testing::Values(
+        Malformed{"BadBanner", ".mtx", "%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 1,
+                  "bad banner"},
+        Malformed{"NoBanner", ".mtx", "3 3 1\n1 1 1\n", 1, "bad banner"},
+        Malformed{"EmptyFile", ".mtx", "", 1, "empty file"},
+        Malformed{"BannerObject", ".mtx", "%%MatrixMarket vector coordinate real general\n", 1,
+                  "object 'vector'"},
+        Malformed{"BannerFormat", ".mtx", "%%MatrixMarket matrix sparse real general\n", 1,
+                  "format 'sparse'"},
+        Malformed{"ComplexField", ".mtx", "%%MatrixMarket matrix coordinate complex general\n", 1,
+                  "complex Matrix Market files are not supported"},
+        Malformed{"HermitianSymmetry", ".mtx",
+                  "%%MatrixMarket matrix coordinate real hermitian\n", 1, "hermitian"},
+        Malformed{"UnknownField", ".mtx", "%%MatrixMarket matrix coordinate text general\n", 1,
+                  "field 'text'"},
+        Malformed{"UnknownSymmetry", ".mtx", "%%MatrixMarket matrix coordinate real upper\n", 1,
+                  "symmetry 'upper'"},
+        Malformed{"BannerTrailingText", ".mtx",
+                  "%%MatrixMarket matrix coordinate real general extra\n", 1,
+                  "unexpected text after 'general'"},
+        Malformed{"PatternArray", ".mtx", "%%MatrixMarket matrix array pattern general\n", 1,
+                  "pattern matrix must use the coordinate format"},
+        Malformed{"PatternSkew", ".mtx",
+                  "%%MatrixMarket matrix coordinate pattern skew-symmetric\n", 1,
+                  "pattern matrix cannot be skew-symmetric"},
+        Malformed{"MissingSizeLine", ".mtx", kReal + "% only comments\n\n", 4,
+                  "missing size line"},
+        Malformed{"ShortSizeLine", ".mtx", kReal + "3 3\n", 2, "size line must be"},
+        Malformed{"LongSizeLine", ".mtx", kReal + "3 3 1 7\n1 1 1\n", 2, "size line must be"},
+        Malformed{"NegativeRows", ".mtx", kReal + "-3 3 1\n1 1 1\n", 2, "negative row count -3"},
+        Malformed{"NegativeEntries", ".mtx", kReal + "3 3 -1\n", 2, "negative entry count"},
+        Malformed{"NonNumericSize", ".mtx", kReal + "3 three 1\n", 2,
+                  "column count 'three' is not an integer"},
+        Malformed{"FewerEntries", ".mtx", kReal + "3 3 3\n1 1 1\n2 2 2\n", 5,
+                  "ends after 2 of the 3 entries"},
+        Malformed{"MoreEntries", ".mtx", kReal + "3 3 1\n1 1 1\n2 2 2\n", 4,
+                  "more entries than the 1 declared"},
+        Malformed{"NonNumericIndex", ".mtx", kReal + "3 3 1\n1 x 1\n", 3,
+                  "column index 'x' is not an integer"},
+        Malformed{"NonNumericValue", ".mtx", kReal + "3 3 1\n1 1 1.0e\n", 3,
+                  "value '1.0e' is not a number"},
+        Malformed{"IndexOutOfRange", ".mtx", kReal + "3 3 2\n1 1 1\n4 1 1\n", 4,
+                  "row index 4 is out of range 1..3"},
+        Malformed{"ZeroIndex", ".mtx", kReal + "3 3 1\n0 1 1\n", 3, "row index 0"},
+        Malformed{"NegativeIndex", ".mtx", kReal + "3 3 1\n1 -2 1\n", 3,
+                  "column index -2 is out of range"},
+        Malformed{"TruncatedLine", ".mtx", kReal + "3 3 2\n1 1 1\n2", 4, "missing column index"},
+        Malformed{"MissingValue", ".mtx", kReal + "3 3 1\n1 2\n", 3, "missing value"},
+        Malformed{"ExtraToken", ".mtx", kReal + "3 3 1\n1 2 3 4\n", 3, "unexpected '4'"},
+        Malformed{"ValueOnPatternLine", ".mtx",
+                  "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 3.0\n", 3,
+                  "unexpected value '3.0' on a line of a pattern file"},
+        Malformed{"RealInIntegerFile", ".mtx",
+                  "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1.5\n", 3,
+                  "value '1.5' is not an integer"},
+        Malformed{"SkewDiagonal", ".mtx",
+                  "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 1\n", 4,
+                  "on the diagonal of a skew-symmetric matrix"},
+        Malformed{"SymmetricUpperTriangle", ".mtx",
+                  "%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3,
+                  "above the diagonal"},
+        Malformed{"SymmetricNotSquare", ".mtx",
+                  "%%MatrixMarket matrix coordinate real symmetric\n3 2 0\n", 2, "must be square"},
+        Malformed{"ArrayFewerValues", ".mtx",
+                  "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", 6,
+                  "ends after 3 of the 4 values"},
+        Malformed{"ArrayMoreValues", ".mtx",
+                  "%%MatrixMarket matrix array real general\n1 1\n1\n2\n", 4,
+                  "more values than the 1"},
+        Malformed{"ArrayTwoValuesOnALine", ".mtx",
+                  "%%MatrixMarket matrix array real general\n2 1\n1 2\n", 3, "one value per line"},
+        Malformed{"NotAVector", ".mtx", kReal + "3 3 0\n", 2, "not a vector", vector_options()},
+        Malformed{"BadFillComment", ".mtx", kReal + "% fill: lots\n1 1 0\n", 2,
+                  "fill comment: 'lots' is not a float64 value"}),
+    case_name);
+
+INSTANTIATE_TEST_SUITE_P(
+    StorageFrostt, StorageIoMalformed,
+    ::testing::Values(
+        Malformed{"ZeroIndex", ".tns", "1 1 1\n1 0 2\n", 2, "index 0 in mode 1"},
+        Malformed{"IndexOutOfRange", ".tns", "# shape: 2 2\n1 1 1\n3 1 2\n", 3,
+                  "index 3 in mode 0 is out of range 1..2"},
+        Malformed{"IndexOutsideGivenShape", ".tns", "1 1 1\n1 4 2\n", 2,
+                  "index 4 in mode 1 is out of range 1..3", shape_options({3, 3})},
+        Malformed{"NegativeIndex", ".tns", "1 -1 2\n", 1, "negative index -1"},
+        Malformed{"MissingValue", ".tns", "# shape: 2 2\n1 1\n", 2, "missing value"},
+        Malformed{"WrongFieldCount", ".tns", "1 1 1\n1 2 1 1\n", 2,
+                  "expected 2 indices and a value, found 4 fields"},
+        Malformed{"NonNumericIndex", ".tns", "1 1 1\n1 y 1\n", 2, "index 'y' is not an integer"},
+        Malformed{"NonNumericValue", ".tns", "1 1 abc\n", 1, "value 'abc' is not a number"},
+        Malformed{"NoEntriesNoShape", ".tns", "# just a comment\n", 2, "no entries and no shape"},
+        Malformed{"NonNumericShape", ".tns", "# shape: 2 x\n", 1, "'x' is not an integer"},
+        Malformed{"NegativeShape", ".tns", "# shape: 2 -2\n", 1, "negative extent -2"},
+        Malformed{"ShapeAfterEntries", ".tns", "1 1 1\n# shape: 2 2\n", 2,
+                  "must come before the entries"},
+        Malformed{"ShapeDiffersFromOptions", ".tns", "# shape: 2 2\n", 1,
+                  "differs from the requested shape", shape_options({3, 3})},
+        Malformed{"RealValueForIntegerType", ".tns", "1 1 2.5\n", 1,
+                  "value '2.5' is not an integer", type_options(ValueType::Int32)},
+        Malformed{"TruncatedEntry", ".tns", "# shape: 4 4 4\n1 2 3 1\n4 4", 3,
+                  "expected 3 indices and a value, found 2 fields"}),
+    case_name);
+
+TEST(StorageIo, RejectedDuplicatesNameTheFile) {
     ReadOptions reject;
     reject.duplicates = Duplicates::Reject;
-    std::string dup = write_text("dup.mtx", real + "3 3 2\n2 3 1\n2 3 1\n");
+    std::string dup = write_text("dup.mtx", kReal + "3 3 2\n2 3 1\n2 3 1\n");
     EXPECT_TRUE(throws_error([&] { read_tensor(dup, reject); },
                              {dup + ": ", "duplicate entry at coordinate (1, 2)"}));
     EXPECT_EQ(read_tensor(dup).at({1, 2}).as_double(), 2);
-}
-
-TEST(StorageIo, MalformedFrostt) {
-    EXPECT_TRUE(bad_file("zero.tns", "1 1 1\n1 0 2\n", 2, "index 0 in mode 1"));
-    EXPECT_TRUE(bad_file("range.tns", "# shape: 2 2\n1 1 1\n3 1 2\n", 3,
-                         "index 3 in mode 0 is out of range 1..2"));
-    EXPECT_TRUE(bad_file("negative.tns", "1 -1 2\n", 1, "negative index -1"));
-    EXPECT_TRUE(bad_file("novalue.tns", "# shape: 2 2\n1 1\n", 2, "missing value"));
-    EXPECT_TRUE(bad_file("fields.tns", "1 1 1\n1 2 1 1\n", 2, "expected 2 indices and a value, "
-                                                               "found 4 fields"));
-    EXPECT_TRUE(bad_file("token.tns", "1 1 1\n1 y 1\n", 2, "index 'y' is not an integer"));
-    EXPECT_TRUE(bad_file("value.tns", "1 1 abc\n", 1, "value 'abc' is not a number"));
-    EXPECT_TRUE(bad_file("nothing.tns", "# just a comment\n", 2, "no entries and no shape"));
-    EXPECT_TRUE(bad_file("shape.tns", "# shape: 2 x\n", 1, "'x' is not an integer"));
-    EXPECT_TRUE(bad_file("negshape.tns", "# shape: 2 -2\n", 1, "negative extent -2"));
-    EXPECT_TRUE(bad_file("late.tns", "1 1 1\n# shape: 2 2\n", 2, "must come before the entries"));
-    ReadOptions other_shape;
-    other_shape.shape = V{3, 3};
-    EXPECT_TRUE(bad_file("differs.tns", "# shape: 2 2\n", 1, "differs from the requested shape",
-                         other_shape));
-    ReadOptions as_int;
-    as_int.type = ValueType::Int32;
-    EXPECT_TRUE(bad_file("int.tns", "1 1 2.5\n", 1, "value '2.5' is not an integer", as_int));
 }

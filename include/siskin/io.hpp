@@ -1,6 +1,8 @@
 #pragma once
 // Tensor files: Matrix Market (.mtx) and FROSTT (.tns). Every malformed input raises Error with
 // the file name and line number; nothing is silently truncated.
+// A tensor whose fill is not zero is written with a "% fill: v" (.mtx) or "# fill: v" (.tns)
+// comment, which the readers use as the default fill; other readers ignore it.
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -12,14 +14,16 @@
 namespace siskin {
 
 struct ReadOptions {
-    /// Storage format; default: csr for matrices (coordinate files), dense for array files,
-    /// coo for .tns.
+    /// Storage format; default: csr for matrices (coordinate files; with a pattern leaf for
+    /// pattern files read as bool with fill false), sparselist(0) for vectors from coordinate
+    /// files, dense for array files, coo for .tns.
     std::optional<Format> format;
-    /// Fill value; default zero of the type (false for pattern).
+    /// Fill value; default the file's fill comment, else zero of the type (false for pattern).
     std::optional<Scalar> fill;
     /// Value type; default float64 for real, int64 for integer, bool for pattern.
     std::optional<ValueType> type;
-    /// Shape for .tns files without a shape header (default: largest coordinate per mode).
+    /// Shape for .tns files without a shape header (default: largest coordinate per mode). A
+    /// shape header that differs from it is an error.
     std::optional<std::vector<int64_t>> shape;
     /// Dimensions wanted from a Matrix Market file: 2 (default), or 1 to read an n x 1 or 1 x n
     /// matrix as a vector (anything else is then an error).

@@ -43,8 +43,10 @@ public:
     Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format);
 
     /// Builds from coordinates in any order. Duplicates are summed (or rejected with
-    /// Duplicates::Reject); coordinates out of range are rejected. Entries equal to the fill are
-    /// kept as explicit entries in sparse levels (they still read as the fill).
+    /// Duplicates::Reject); coordinates out of range are rejected. Values are converted to `type`
+    /// with C semantics (Scalar::cast). Entries equal to the fill are kept as explicit entries in
+    /// sparse levels (they still read as the fill); a pattern leaf drops false entries. The fill
+    /// must be a value of `type` (floats take any number, rounded).
     static Tensor from_coordinates(std::vector<int64_t> shape, ValueType type, Scalar fill,
                                    Format format, const CoordinateList& entries,
                                    Duplicates duplicates = Duplicates::Sum);
@@ -65,6 +67,7 @@ public:
     void for_each_stored(
         const std::function<void(std::span<const int64_t>, const Scalar&)>& visit) const;
     /// The same values in another format (a runtime copy; the compiler brings a compiled one).
+    /// Stored entries equal to the fill are not carried over.
     Tensor convert(const Format& format) const;
 
     /// Equality under dense semantics: same shape and every element the same value (NaN equals

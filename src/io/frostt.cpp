@@ -149,7 +149,8 @@ void write_frostt(const Tensor& t, const std::string& path) {
         fmt::format_to(it, "# fill: {}\n", io::value_text(t.fill()));
     t.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
         for (int64_t i : c) fmt::format_to(it, "{} ", i + 1);
-        fmt::format_to(it, "{}\n", io::value_text(v));
+        io::append_value(out, v);
+        out.push_back('\n');
     });
     io::write_file(path, std::string_view(out.data(), out.size()));
 }

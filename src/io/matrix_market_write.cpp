@@ -37,14 +37,21 @@ void write_matrix_market(const Tensor& t, const std::string& path) {
         std::vector<Scalar> values = t.to_dense();
         for (int64_t j = 0; j < cols; ++j)
             for (int64_t i = 0; i < rows; ++i)
-                fmt::format_to(it, "{}\n", io::value_text(values[static_cast<size_t>(i * cols + j)]));
+            {
+                io::append_value(out, values[static_cast<size_t>(i * cols + j)]);
+                out.push_back('\n');
+            }
     } else {
         fmt::format_to(it, "{} {} {}\n", rows, cols, t.stored());
         bool pattern = field == "pattern";
         t.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
             int64_t j = c.size() == 2 ? c[1] : 0;
             if (pattern) fmt::format_to(it, "{} {}\n", c[0] + 1, j + 1);
-            else fmt::format_to(it, "{} {} {}\n", c[0] + 1, j + 1, io::value_text(v));
+            else {
+                fmt::format_to(it, "{} {} ", c[0] + 1, j + 1);
+                io::append_value(out, v);
+                out.push_back('\n');
+            }
         });
     }
     io::write_file(path, std::string_view(out.data(), out.size()));

@@ -23,6 +23,12 @@ std::string read_file(const std::string& path) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
     std::string text;
+    // Reserve the file's size up front so that large files are not copied while they grow.
+    if (std::fseek(f, 0, SEEK_END) == 0) {
+        long size = std::ftell(f);
+        if (size > 0) text.reserve(static_cast<size_t>(size));
+        std::rewind(f);
+    }
     char chunk[1 << 16];
     size_t n;
     while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, n);

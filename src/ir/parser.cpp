@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,10 @@
 namespace siskin::ir {
 
 namespace {
+
+// Limits that keep recursion (here, and in every pass over the IR) far from the stack's end.
+constexpr int kMaxNesting = 500;       // parentheses, brackets, braces and unary operators
+constexpr int kMaxExprDepth = 2000;    // height of an expression tree (`a + a + ... + a`)
 
 constexpr std::string_view kStatementHint =
     "a statement (an assignment such as y[i] = x[i], for, if, let or '{')";
@@ -61,6 +66,42 @@ private:
     std::vector<Token> toks_;
     size_t at_ = 0;
     std::vector<Binding> scope_; // innermost last
+    int nesting_ = 0;
+    std::unordered_map<const ExprNode*, int> height_; // of the calls and accesses built so far
+
+    // Counts one level of parser recursion for as long as it lives.
+    struct Nested {
+        Parser& p;
+        Nested(Parser& parser, Position pos) : p(parser) {
+            if (++p.nesting_ > kMaxNesting)
+                p.src_.fail(pos, fmt::format("the program nests more than {} levels deep here",
+                                             kMaxNesting));
+        }
+        ~Nested() { --p.nesting_; }
+        Nested(const Nested&) = delete;
+        Nested& operator=(const Nested&) = delete;
+    };
+
+    int height(const Expr& e) const {
+        auto it = height_.find(e.get());
+        return it == height_.end() ? 1 : it->second;
+    }
+    // Checks the height of a node over `children` before it is built.
+    int height_over(const std::vector<Expr>& children, Position pos) const {
+        int h = 1;
+        for (const auto& c : children) h = std::max(h, height(c) + 1);
+        if (h > kMaxExprDepth)
+            src_.fail(pos, fmt::format("the expression nests more than {} operations deep here; "
+                                       "split it with let or a temporary tensor",
+                                       kMaxExprDepth));
+        return h;
+    }
+    Expr make_call(std::string op, std::vector<Expr> args, Position pos) {
+        int h = height_over(args, pos);
+        Expr e = Call::make(std::move(op), std::move(args), pos);
+        height_[e.get()] = h;
+        return e;
+    }
 
     const Token& peek(size_t k = 0) const { return toks_[std::min(at_ + k, toks_.size() - 1)]; }
     const Token& next() {
@@ -143,6 +184,7 @@ private:
 
     Stmt statement() {
         const Token& t = peek();
+        Nested nested(*this, t.pos);
         if (t.is_word("for")) return for_statement();
         if (t.is_word("if")) return if_statement();
         if (t.is_word("let")) return let_statement();
@@ -299,11 +341,17 @@ private:
         }
         expect("]", fmt::format("',' or ']' in the indices of {}", name.text));
         if (!any_protocol) protocols.clear();
-        return Access::make(std::string(name.text), std::move(indices), std::move(protocols),
-                            name.pos);
+        int h = height_over(indices, name.pos);
+        auto a = Access::make(std::string(name.text), std::move(indices), std::move(protocols),
+                              name.pos);
+        height_[a.get()] = h;
+        return a;
     }
 
-    Expr expr() { return binary(1); }
+    Expr expr() {
+        Nested nested(*this, peek().pos);
+        return binary(1);
+    }
 
     // Precedence climbing over the table in syntax.cpp; every binary operator is left-associative.
     Expr binary(int min_precedence) {
@@ -316,7 +364,7 @@ private:
             next();
             skip_newlines(); // an expression may continue on the next line after an operator
             Expr rhs = binary(b->precedence + 1);
-            lhs = Call::make(std::string(b->op), {lhs, rhs}, t.pos);
+            lhs = make_call(std::string(b->op), {lhs, rhs}, t.pos);
         }
     }
 
@@ -325,6 +373,7 @@ private:
         const syntax::UnarySymbol* u =
             t.kind == TokenKind::Symbol ? syntax::unary_by_symbol(t.text) : nullptr;
         if (!u) return primary();
+        Nested nested(*this, t.pos);
         next();
         // `-3` and `-inf` are negative literals, so printed negative constants read back equal.
         const Token& n = peek();
@@ -334,7 +383,7 @@ private:
             return number(n, true, t.pos);
         }
         Expr operand = unary();
-        return Call::make(std::string(u->op), {operand}, t.pos);
+        return make_call(std::string(u->op), {operand}, t.pos);
     }
 
     Expr number(const Token& t, bool negative, Position pos) {
@@ -407,7 +456,7 @@ private:
             while (accept(","));
         }
         expect(")", fmt::format("',' or ')' in the arguments of {}", name.text));
-        return Call::make(std::string(name.text), std::move(args), name.pos);
+        return make_call(std::string(name.text), std::move(args), name.pos);
     }
 };
 

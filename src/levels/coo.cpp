@@ -199,12 +199,12 @@ public:
     std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>,
                                   int64_t parent, std::span<const int64_t> coords) const override {
         IndexReader pos(s.buffer("pos"));
-        std::vector<IndexReader> crd;
-        for (size_t j = 0; j < coords.size(); ++j) crd.emplace_back(s.buffers[j + 1]);
         // Compares the coordinates at position q with coords: <0, 0 or >0.
         auto compare = [&](int64_t q) {
-            for (size_t j = 0; j < coords.size(); ++j)
-                if (crd[j][q] != coords[j]) return crd[j][q] < coords[j] ? -1 : 1;
+            for (size_t j = 0; j < coords.size(); ++j) {
+                int64_t c = IndexReader(s.buffers[j + 1])[q]; // buffers: pos, crd0, crd1, ...
+                if (c != coords[j]) return c < coords[j] ? -1 : 1;
+            }
             return 0;
         };
         int64_t lo = pos[parent], hi = pos[parent + 1];

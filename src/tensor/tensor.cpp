@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
@@ -52,7 +53,8 @@ Buffer& LevelStorage::buffer(std::string_view name) {
 const Buffer& LevelStorage::buffer(std::string_view name) const {
     for (size_t i = 0; i < names.size() && i < buffers.size(); ++i)
         if (names[i] == name) return buffers[i];
-    throw Error(fmt::format("a {} level has no buffer '{}'", spec.kind, name), Error::Kind::Internal);
+    throw Error(fmt::format("a {} level has no buffer '{}' (it has: {})", spec.kind, name,
+                            fmt::join(names, ", ")));
 }
 
 Tensor::Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format)
