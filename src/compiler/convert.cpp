@@ -140,8 +140,15 @@ private:
             const auto& leaf = levels::leaf_codegen(t.format.leaf());
             return write ? leaf.write(ctx_, t, c_int(0), std::nullopt) : leaf.read(ctx_, t, c_int(0));
         }
+        // All writes of a tensor with the same subscripts are one fibre: one loop may write it.
+        uint64_t id = Fiber::next_id();
+        if (write) {
+            std::string key = t.name;
+            for (const auto& s : a.indices) key += "," + ir::print(s);
+            id = write_ids_.emplace(key, id).first->second;
+        }
         return std::make_shared<Fiber>(&t, t.type, 0, 0, std::vector<cast::Expr>{c_int(0)},
-                                       std::move(subs), std::move(protos), write, std::nullopt, 0);
+                                       std::move(subs), std::move(protos), write, std::nullopt, 0, id);
     }
 
     LExpr subscript(const ir::Access& a, const TensorBinding& t, int mode, const ir::Expr& s) {
@@ -192,6 +199,7 @@ private:
     std::vector<std::string> loops_;
     std::map<std::string, ValueType> vars_;
     std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
+    std::map<std::string, uint64_t> write_ids_;
 };
 
 } // namespace

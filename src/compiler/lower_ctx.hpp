@@ -47,8 +47,11 @@ public:
     cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);
     void set_level_var(const TensorBinding& t, int level, std::string_view role, cast::Expr e);
 
-    /// Records that an append-only output fibre is being written; false when it was before.
-    bool claim_fibre(const std::string& key) { return claimed_.insert(key).second; }
+    /// Records that an append-only output fibre is being written; false when it was before on
+    /// this path of execution. Exclusive branches save and restore the claims around each.
+    bool claim_fibre(uint64_t id) { return claimed_.insert(id).second; }
+    std::set<uint64_t> claims() const { return claimed_; }
+    void restore_claims(std::set<uint64_t> saved) { claimed_ = std::move(saved); }
 
     /// Loop nesting depth of the loop being lowered (0 at program level).
     int depth = 0;
@@ -60,7 +63,7 @@ private:
     std::map<std::string, std::string> helper_names_; // signature -> name
     std::vector<std::string> helper_defs_;
     std::map<std::string, cast::Expr> level_vars_;
-    std::set<std::string> claimed_;
+    std::set<uint64_t> claimed_;
 };
 
 } // namespace siskin::compiler

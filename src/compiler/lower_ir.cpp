@@ -1,5 +1,7 @@
 #include "compiler/lower_ir.hpp"
 
+#include <atomic>
+
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
@@ -10,6 +12,11 @@ LExpr Call::make(const Operator& op, std::vector<LExpr> args) {
     for (const auto& a : args) types.push_back(a->type);
     ValueType t = op.result_type(types);
     return std::make_shared<Call>(&op, std::move(args), t);
+}
+
+uint64_t Fiber::next_id() {
+    static std::atomic<uint64_t> counter{0};
+    return ++counter;
 }
 
 LStmt make_block(std::vector<LStmt> stmts) {
@@ -61,7 +68,7 @@ LExpr map_expr(const LExpr& e, const ExprMap& f) {
         if (changed)
             rebuilt = std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
                                               std::move(subs), fb.protocols, fb.write, fb.dirty,
-                                              fb.depth);
+                                              fb.depth, fb.id);
         break;
     }
     case NodeKind::Hoist: {
@@ -255,7 +262,8 @@ LExpr replace_in(const LExpr& e, const std::function<LExpr(const Node*)>& lookup
         }
         if (!changed) return e;
         return std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
-                                       std::move(subs), fb.protocols, fb.write, fb.dirty, fb.depth);
+                                       std::move(subs), fb.protocols, fb.write, fb.dirty, fb.depth,
+                                       fb.id);
     }
     case NodeKind::Hoist: {
         const auto& h = *e->as<Hoist>();

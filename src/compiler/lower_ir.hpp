@@ -8,6 +8,7 @@
 // carry the set-up code and run-time choices a level needs (a binary search, found or not).
 // Nodes are immutable and shared; identity matters for Unfurled and Hoist nodes, which several
 // accesses of one output fibre share.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -112,12 +113,16 @@ struct Fiber final : Node {
     /// The loop depth at which this fibre was reached (0: program level). An append-only level
     /// must be unfurled by a loop of depth + 1, or it would be written more than once per fibre.
     const int depth;
+    /// Identifies the fibre across rebuilds of the node (an append-only output fibre may be
+    /// unfurled by one loop only).
+    const uint64_t id;
     Fiber(const TensorBinding* t, ValueType type, int lvl, int s, std::vector<cast::Expr> p,
           std::vector<LExpr> subs, std::vector<std::string> protos, bool w,
-          std::optional<cast::Expr> d, int dep)
+          std::optional<cast::Expr> d, int dep, uint64_t ident = next_id())
         : Node(static_kind, type), tensor(t), level(lvl), sub(s), pos(std::move(p)),
           subscripts(std::move(subs)), protocols(std::move(protos)), write(w), dirty(std::move(d)),
-          depth(dep) {}
+          depth(dep), id(ident) {}
+    static uint64_t next_id();
 };
 
 /// An access replaced by the looplet nest of its fibre over the loop of `index`.

@@ -171,10 +171,12 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
     }
     if (const Select* sel = first_select(s)) {
         std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> branches;
+        auto claims = ctx.claims();
         for (const auto& c : sel->cases) {
             LStmt branch = replace_nodes(s, [&](const Node* n) -> LExpr {
                 return n == sel ? c.value : nullptr;
             });
+            ctx.restore_claims(claims);
             branches.emplace_back(c.cond, ctx.capture([&] { lower_body(ctx, branch); }));
         }
         emit_chain(ctx, branches);
@@ -190,9 +192,16 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
     case StmtKind::If: {
         const auto& n = *s->as<If>();
         cast::Expr cond = c_value(ctx, n.cond);
+        auto claims = ctx.claims();
         auto then_code = ctx.capture([&] { lower_body(ctx, n.then_body); });
         std::vector<cast::Stmt> else_code;
+        auto after_then = ctx.claims();
+        ctx.restore_claims(claims);
         if (n.else_body) else_code = ctx.capture([&] { lower_body(ctx, n.else_body); });
+        // After the if, a fibre either branch wrote counts as written.
+        auto after = ctx.claims();
+        after.insert(after_then.begin(), after_then.end());
+        ctx.restore_claims(after);
         emit_chain(ctx, {{cond, then_code}, {std::nullopt, else_code}});
         return;
     }
@@ -239,7 +248,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                 return;
             }
             if (!level.random_write()) {
-                if (f->depth != ctx.depth - 1 || !ctx.claim_fibre(fibre_key(*f)))
+                if (f->depth != ctx.depth - 1 || !ctx.claim_fibre(f->id))
                     throw Error(fmt::format("output {} would be written out of order: its {} "
                                             "level (mode {}) is append-only, but loop {} writes "
                                             "it more than once per fibre (it runs inside another "

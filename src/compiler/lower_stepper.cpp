@@ -17,12 +17,13 @@ struct Step {
     cast::Expr stop;
 };
 
-// Declares the step's stops, returns the steppers with them and the step's end.
-std::vector<Step> open_step(LowerCtx& ctx, const std::vector<const Unfurled*>& nodes) {
+// Declares the step's stops (a local each, unless `inline_stop`), returns the steppers with them.
+std::vector<Step> open_step(LowerCtx& ctx, const std::vector<const Unfurled*>& nodes,
+                            bool inline_stop = false) {
     std::vector<Step> steps;
     for (const auto* u : nodes) {
         const auto* s = u->looplet->as<Stepper>();
-        cast::Expr stop = ctx.local("stop", s->stop);
+        cast::Expr stop = inline_stop ? s->stop : ctx.local("stop", s->stop);
         for (const auto& b : s->stop_bounds) ctx.prover().assume_le(stop, b);
         steps.push_back({u, s, stop});
     }
@@ -59,7 +60,8 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
         const PositionLoop& pl = *lone->positions;
         size_t mark = pr.mark();
         auto code = ctx.capture([&] {
-            auto steps = open_step(ctx, nodes);
+            // The stop stays an expression (crd[p] + 1), so the chunk's last index folds to crd[p].
+            auto steps = open_step(ctx, nodes, true);
             Extent step{start, steps.front().stop};
             lower_extent(ctx, index, step, step_body(ctx, index, ext, step, steps, body));
             ctx.emit(cast::assign(start, steps.front().stop));

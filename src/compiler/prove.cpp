@@ -19,10 +19,12 @@ struct Linear {
 
     void add(const Linear& o, int64_t scale) {
         constant += scale * o.constant;
+        if (scale == 0) return;
         for (const auto& [key, term] : o.terms) {
             auto it = terms.find(key);
             if (it == terms.end()) {
-                terms.emplace(key, std::make_pair(term.first, term.second * scale));
+                if (term.second * scale != 0)
+                    terms.emplace(key, std::make_pair(term.first, term.second * scale));
             } else {
                 it->second.second += term.second * scale;
                 if (it->second.second == 0) terms.erase(it);
