@@ -36,6 +36,8 @@ void lower_lookup(LowerCtx& ctx, const std::string& index, const Extent& ext, co
 }
 
 void lower_plain(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    if (!mentions_index(body, index) && ctx.prover().difference(ext.lo, ext.hi) == 1)
+        return lower_body(ctx, body);
     if (!mentions_index(body, index))
         if (auto once = collapse_loop(ctx, ext, body)) return lower_body(ctx, *once);
     lower_lookup(ctx, index, ext, body);

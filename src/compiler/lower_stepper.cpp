@@ -72,9 +72,13 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
         return;
     }
 
+    // One index: after the seek every chunk reaches past it, so a single step covers it.
+    bool single = pr.difference(ext.lo, ext.hi) == 1;
     size_t mark = pr.mark();
     auto code = ctx.capture([&] {
         auto steps = open_step(ctx, nodes);
+        if (single)
+            for (const auto& s : steps) pr.assume_le(ext.hi, s.stop);
         std::vector<cast::Expr> stops{ext.hi};
         for (const auto& s : steps) stops.push_back(s.stop);
         cast::Expr end = pr.min(stops);
@@ -86,10 +90,11 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
             else ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Eq, end, s.stop),
                                          cast::Block::make(s.stepper->next)));
         }
-        ctx.emit(cast::assign(start, end));
+        if (!single) ctx.emit(cast::assign(start, end));
     });
     pr.rollback(mark);
-    ctx.emit(cast::While::make(cast::bin(cast::BinaryOp::Lt, start, ext.hi), cast::Block::make(code)));
+    if (single) ctx.emit(code);
+    else ctx.emit(cast::While::make(cast::bin(cast::BinaryOp::Lt, start, ext.hi), cast::Block::make(code)));
 }
 
 } // namespace siskin::compiler

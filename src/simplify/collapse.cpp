@@ -52,6 +52,7 @@ std::optional<LStmt> collapse_loop(LowerCtx& ctx, const Extent& ext, const LStmt
         if (a->op && a->op->name == "add") {
             ValueType t = a->rhs->type;
             LExpr count = CValue::make(t == ValueType::Int64 ? n : cast::Cast::make(cast::Type::of(t), n), t);
+            if (auto k = c_constant(n)) count = Literal::make(Scalar::of(*k).cast(t));
             LExpr total = Call::make(find_operator("mul"), {count, a->rhs});
             out.push_back(std::make_shared<Assign>(a->tensor, a->lhs, a->op, total, false));
         } else if (!a->op || (a->op->idempotent && a->op->associative)) {
