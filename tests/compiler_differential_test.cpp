@@ -177,7 +177,15 @@ Case make_case(Rng& rng) {
         for (const char* name : {"x", "v"}) c.inputs[name] = g.vector(len, t, additive_fill(rng, t));
         if (op >= 4) c.inputs["u"] = g.vector(len, t, additive_fill(rng, t));
         c.what = "vector elementwise";
-        c.program = std::string("for i { w[i] = ") + ops[op] + " }";
+        std::string text = ops[op];
+        // Sometimes a protocol on each sparse operand.
+        for (const auto& [name, d] : c.inputs) {
+            if (d.format == "dense" || chance(rng, 0.5)) continue;
+            std::string proto = pick(rng, std::vector<std::string>{"walk", "gallop", "follow"});
+            size_t at = text.find(name + "[i]");
+            text.replace(at, name.size() + 3, name + "[" + proto + "(i)]");
+        }
+        c.program = "for i { w[i] = " + text + " }";
         if (chance(rng, 0.6)) c.outputs["w"].format = Format::parse("sparselist(0)", 1);
         break;
     }

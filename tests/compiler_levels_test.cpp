@@ -1,0 +1,86 @@
+// Level-specific cases the random programs do not reach: pattern inputs, a 3-d coo, other value
+// types, and the structure of sparse outputs.
+#include "compiler_test_util.hpp"
+
+namespace siskin::testing {
+namespace {
+
+Tensor pattern_csr() {
+    CoordinateList e;
+    e.ndims = 2;
+    for (auto [i, j] : std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {0, 2}, {2, 0}})
+        e.add(std::vector<int64_t>{i, j}, Scalar::of(true));
+    return Tensor::from_coordinates({3, 3}, ValueType::Bool, Scalar::of(false),
+                                    Format::parse("dense(0)/sparselist(1)/pattern", 2), e);
+}
+
+TEST(CompilerLevels, PatternInputsReadAsTrue) {
+    Tensor p = pattern_csr();
+    Tensor a = make({3, 3}, "dense", {{{0, 1}, 5}, {{0, 0}, 7}, {{2, 0}, 2}, {{2, 2}, 9}});
+    auto masked = run_compiled("for i { for j { if P[i, j] { s[] += A[i, j] } } }", {{"P", &p}, {"A", &a}});
+    EXPECT_EQ(masked.at("s").at({}).as_double(), 7.0); // A[0,1] + A[0,2] + A[2,0]
+    auto counted = run_compiled("for i { for j { if P[i, j] { n[] += 1 } } }", {{"P", &p}});
+    EXPECT_EQ(counted.at("n").at({}).as_int(), 3);
+}
+
+TEST(CompilerLevels, CooOfThreeDimensions) {
+    CoordinateList e;
+    e.ndims = 3;
+    e.add(std::vector<int64_t>{0, 1, 2}, Scalar::of(1.0));
+    e.add(std::vector<int64_t>{0, 1, 3}, Scalar::of(2.0));
+    e.add(std::vector<int64_t>{1, 0, 0}, Scalar::of(4.0));
+    e.add(std::vector<int64_t>{1, 2, 3}, Scalar::of(8.0));
+    Tensor t = Tensor::from_coordinates({2, 3, 4}, ValueType::Float64, Scalar::of(0.0),
+                                        Format::parse("coo", 3), e);
+    auto r = run_compiled("for i { for j { for k { y[i, j] += T[i, j, k] } } }", {{"T", &t}});
+    const Tensor& y = r.at("y");
+    EXPECT_EQ(y.at({0, 1}).as_double(), 3.0);
+    EXPECT_EQ(y.at({1, 0}).as_double(), 4.0);
+    EXPECT_EQ(y.at({1, 2}).as_double(), 8.0);
+    EXPECT_EQ(y.at({0, 0}).as_double(), 0.0);
+    auto s = run_compiled("for i { for j { for k { s[] += T[i, j, k] * k } } }", {{"T", &t}});
+    EXPECT_EQ(s.at("s").at({}).as_double(), 1.0 * 2 + 2.0 * 3 + 8.0 * 3);
+}
+
+TEST(CompilerLevels, IntegerAndBoolValues) {
+    CoordinateList e;
+    e.ndims = 2;
+    e.add(std::vector<int64_t>{0, 1}, Scalar::of(int32_t{3}));
+    e.add(std::vector<int64_t>{1, 0}, Scalar::of(int32_t{-2}));
+    Tensor a = Tensor::from_coordinates({2, 2}, ValueType::Int32, Scalar::of(int32_t{0}),
+                                        Format::parse("csr@32", 2), e);
+    auto y = run_compiled("for i { for j { y[i] += A[i, j] * j } }", {{"A", &a}}).at("y");
+    EXPECT_EQ(y.type(), ValueType::Int64);
+    EXPECT_EQ(y.at({0}).as_int(), 3);
+    EXPECT_EQ(y.at({1}).as_int(), 0);
+    auto any = run_compiled("for i { for j { b[i] |= A[i, j] < 0 } }", {{"A", &a}}).at("b");
+    EXPECT_EQ(any.type(), ValueType::Bool);
+    EXPECT_FALSE(any.at({0}).as_bool());
+    EXPECT_TRUE(any.at({1}).as_bool());
+}
+
+TEST(CompilerLevels, SparseOutputsStoreExactlyTheNonFillEntries) {
+    Tensor a = make({3, 4}, "dcsr", {{{0, 1}, 2}, {{0, 3}, -2}, {{2, 2}, 5}});
+    Tensor b = make({3, 4}, "csr", {{{0, 1}, -2}, {{0, 3}, 3}, {{1, 0}, 1}});
+    OutputSpec dcsr;
+    dcsr.format = Format::parse("dcsr", 2);
+    auto c = run_compiled("for i { for j { C[i, j] = A[i, j] + B[i, j] } }", {{"A", &a}, {"B", &b}},
+                          {{"C", dcsr}}).at("C");
+    // A + B cancels at (0, 1): not stored.
+    EXPECT_EQ(stored_coordinates(c), (std::vector<std::vector<int64_t>>{{0, 3}, {1, 0}, {2, 2}}));
+    EXPECT_EQ(c.at({0, 3}).as_double(), 1.0);
+    EXPECT_EQ(ints(c.level(0).buffer("pos")), (std::vector<int64_t>{0, 3}));
+    EXPECT_EQ(ints(c.level(0).buffer("crd")), (std::vector<int64_t>{0, 1, 2}));
+    EXPECT_EQ(ints(c.level(1).buffer("pos")), (std::vector<int64_t>{0, 1, 2, 3}));
+    // The product is an intersection; as csr, empty rows still have their pos entries.
+    OutputSpec csr;
+    csr.format = Format::parse("csr", 2);
+    auto p = run_compiled("for i { for j { C[i, j] = A[i, j] * B[i, j] } }", {{"A", &a}, {"B", &b}},
+                          {{"C", csr}}).at("C");
+    EXPECT_EQ(stored_coordinates(p), (std::vector<std::vector<int64_t>>{{0, 1}, {0, 3}}));
+    EXPECT_EQ(ints(p.level(1).buffer("pos")), (std::vector<int64_t>{0, 2, 2, 2}));
+    EXPECT_EQ(doubles(p.values()), (std::vector<double>{-4.0, -6.0}));
+}
+
+} // namespace
+} // namespace siskin::testing
