@@ -152,43 +152,6 @@ private:
     std::vector<int64_t> coordinate_;
 };
 
-// The shape of an output: given, or the extents of the plain indices that write it.
-std::vector<int64_t> output_shape(const Program& program, const std::string& name,
-                                  const std::map<std::string, int64_t>& extents) {
-    std::vector<int64_t> shape;
-    bool found = false;
-    std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
-        if (found) return;
-        switch (s->kind) {
-        case StmtKind::Block:
-            for (const auto& c : s->as<Block>()->stmts) visit(c);
-            return;
-        case StmtKind::For: return visit(s->as<For>()->body);
-        case StmtKind::Let: return visit(s->as<Let>()->body);
-        case StmtKind::If:
-            visit(s->as<If>()->then_body);
-            if (s->as<If>()->else_body) visit(s->as<If>()->else_body);
-            return;
-        case StmtKind::Assign: {
-            const auto& lhs = *s->as<Assign>()->lhs;
-            if (lhs.tensor != name) return;
-            for (const auto& index : lhs.indices) {
-                const auto* plain = index->as<Index>();
-                if (!plain)
-                    throw Error(fmt::format("cannot infer the shape of output {}: give it "
-                                            "explicitly (its subscripts are not plain indices)",
-                                            name));
-                shape.push_back(extents.at(plain->name));
-            }
-            found = true;
-            return;
-        }
-        }
-    };
-    visit(program.body);
-    return shape;
-}
-
 } // namespace
 
 std::map<std::string, Tensor> evaluate_reference(const Program& program,
@@ -209,8 +172,10 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
         Output out;
         out.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
-        out.shape = spec && spec->shape ? *spec->shape
-                                        : output_shape(program, name, verified.extents);
+        auto shape = verified.output_shapes.find(name);
+        if (spec && spec->shape) out.shape = *spec->shape;
+        else if (shape != verified.output_shapes.end()) out.shape = shape->second;
+        else throw Error(fmt::format("cannot infer the shape of output {}: give it explicitly", name));
         out.fill = (spec && spec->fill ? *spec->fill
                                        : infer_output_fill(program, name, out.type, input_fills))
                        .cast(out.type);

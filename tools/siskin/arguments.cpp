@@ -1,12 +1,12 @@
 #include "arguments.hpp"
 
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "siskin/error.hpp"
+#include "siskin/ir/visit.hpp"
 
 namespace siskin::cli {
 
@@ -35,34 +35,11 @@ TensorArgument parse_tensor_argument(const std::string& text, const std::string&
 }
 
 std::map<std::string, int> access_arity(const ir::Program& program) {
-    using namespace ir;
     std::map<std::string, int> arity;
-    std::function<void(const Expr&)> expr = [&](const Expr& e) {
-        if (const auto* a = e->as<Access>()) {
+    ir::visit(program.body, {}, [&](const ir::Expr& e) {
+        if (const auto* a = e->as<ir::Access>())
             arity.emplace(a->tensor, static_cast<int>(a->indices.size()));
-            for (const auto& i : a->indices) expr(i);
-        } else if (const auto* c = e->as<Call>()) {
-            for (const auto& arg : c->args) expr(arg);
-        }
-    };
-    std::function<void(const Stmt&)> stmt = [&](const Stmt& s) {
-        if (const auto* b = s->as<Block>()) {
-            for (const auto& c : b->stmts) stmt(c);
-        } else if (const auto* f = s->as<For>()) {
-            stmt(f->body);
-        } else if (const auto* i = s->as<If>()) {
-            expr(i->cond);
-            stmt(i->then_body);
-            if (i->else_body) stmt(i->else_body);
-        } else if (const auto* l = s->as<Let>()) {
-            expr(l->value);
-            stmt(l->body);
-        } else if (const auto* a = s->as<Assign>()) {
-            expr(a->lhs);
-            expr(a->rhs);
-        }
-    };
-    stmt(program.body);
+    });
     return arity;
 }
 
