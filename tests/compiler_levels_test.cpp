@@ -82,5 +82,32 @@ TEST(CompilerLevels, SparseOutputsStoreExactlyTheNonFillEntries) {
     EXPECT_EQ(doubles(p.values()), (std::vector<double>{-4.0, -6.0}));
 }
 
+TEST(CompilerLevels, StatementsSharingASparseOutputSlot) {
+    Tensor x = make({6}, "sparselist(0)", {{{1}, 1}, {{3}, 2}, {{4}, -5}});
+    Tensor v = make({6}, "sparselist(0)", {{{3}, -2}, {{4}, 5}, {{5}, 7}});
+    OutputSpec list;
+    list.format = Format::parse("sparselist(0)", 1);
+    // Two writes of w[i] in one loop share the slot of coordinate i; entries that come back to
+    // the fill (3 and 4) are not stored.
+    const char* program = "for i { w[i] = x[i]; w[i] += v[i] }";
+    auto w = run_compiled(program, {{"x", &x}, {"v", &v}}, {{"w", list}}).at("w");
+    auto want = evaluate_reference(ir::parse_program(program), {{"x", &x}, {"v", &v}}, {{"w", list}}).at("w");
+    EXPECT_TRUE(w.equals(want));
+    EXPECT_EQ(stored_coordinates(w), (std::vector<std::vector<int64_t>>{{1}, {5}}));
+    // if/else writing the same sparse output in each branch.
+    const char* branches = "for i { if x[i] > 0 { w[i] = x[i] } else { w[i] = v[i] * 2 } }";
+    auto b = run_compiled(branches, {{"x", &x}, {"v", &v}}, {{"w", list}}).at("w");
+    auto b_want = evaluate_reference(ir::parse_program(branches), {{"x", &x}, {"v", &v}}, {{"w", list}}).at("w");
+    EXPECT_TRUE(b.equals(b_want)) << b.to_string() << "\n" << b_want.to_string();
+    EXPECT_EQ(stored_coordinates(b), stored_coordinates(b_want));
+}
+
+TEST(CompilerLevels, DiagonalReadsLocateTheSecondCoordinate) {
+    Tensor a = make({3, 3}, "dcsr", {{{0, 0}, 1}, {{0, 2}, 5}, {{1, 1}, 2}, {{2, 1}, 7}});
+    EXPECT_EQ(run_compiled("for i { s[] += A[i, i] }", {{"A", &a}}).at("s").at({}).as_double(), 3.0);
+    Tensor c = a.convert(Format::parse("csr", 2));
+    EXPECT_EQ(run_compiled("for i { s[] += A[i, i] }", {{"A", &c}}).at("s").at({}).as_double(), 3.0);
+}
+
 } // namespace
 } // namespace siskin::testing
