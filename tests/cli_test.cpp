@@ -144,3 +144,10 @@ TEST_F(Cli, TensorNotInTheProgramIsAnError) {
                                      data("olm1000.mtx")),
                           "'B'");
 }
+
+TEST_F(Cli, GeneralFormatSpellingsWithSlashesAreAccepted) {
+    Result r = siskin_cli("run 'r[i] += A[i,j]' -i 'A=" + data("pts5ldd03.mtx") +
+                          ":dense(0)/runlist(1)' -o r=" + path("r.mtx") + " --print A");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("runlist(1)"), std::string::npos) << r.output;
+}

@@ -8,7 +8,8 @@
 //   leaf       element | pattern          (default element)
 // e.g. csr == "dense(0)/sparselist(1)/element", csc == "dense(1)/sparselist(0)",
 //      coo == "coo(0,1)", a 3-D CSF in mode order 2,0,1 == "sparselist(2)/sparselist(0)/sparselist(1)".
-// Level names: dense (d), sparselist (s, compressed), coo; later issues register more.
+// Level names: dense (d), sparselist (s, compressed), coo, sparseband (band), runlist (rle),
+// sparsebytemap (bytemap); src/levels/ describes their storage.
 // A level without "@" chooses its index width (int32 if the data fits, else int64) when a tensor is
 // built; the tensor's format then records the width it chose.
 #include <string>

@@ -61,9 +61,12 @@ public:
     Scalar at(std::initializer_list<int64_t> coordinate) const {
         return at(std::span<const int64_t>(coordinate.begin(), coordinate.size()));
     }
-    /// Number of entries the levels store (for dense levels, every position).
+    /// Number of entries the levels store (for dense levels, every position; for a runlist, one
+    /// per run, since a run stores one value).
     int64_t stored() const;
     /// Visits stored entries in storage order, with their coordinates in tensor dimension order.
+    /// A run (runlist) is visited once per coordinate it covers, fill runs included, so the
+    /// visits can outnumber stored().
     void for_each_stored(
         const std::function<void(std::span<const int64_t>, const Scalar&)>& visit) const;
     /// The same values in another format (a runtime copy; the compiler brings a compiled one).

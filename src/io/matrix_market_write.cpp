@@ -42,17 +42,24 @@ void write_matrix_market(const Tensor& t, const std::string& path) {
                 out.push_back('\n');
             }
     } else {
-        fmt::format_to(it, "{} {} {}\n", rows, cols, t.stored());
+        // The entry count is that of the lines written: a run (runlist level) stores one value
+        // but is written once per coordinate, so stored() can be smaller.
+        fmt::memory_buffer body;
+        auto body_it = std::back_inserter(body);
+        int64_t lines = 0;
         bool pattern = field == "pattern";
         t.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
             int64_t j = c.size() == 2 ? c[1] : 0;
-            if (pattern) fmt::format_to(it, "{} {}\n", c[0] + 1, j + 1);
+            ++lines;
+            if (pattern) fmt::format_to(body_it, "{} {}\n", c[0] + 1, j + 1);
             else {
-                fmt::format_to(it, "{} {} ", c[0] + 1, j + 1);
-                io::append_value(out, v);
-                out.push_back('\n');
+                fmt::format_to(body_it, "{} {} ", c[0] + 1, j + 1);
+                io::append_value(body, v);
+                body.push_back('\n');
             }
         });
+        fmt::format_to(it, "{} {} {}\n", rows, cols, lines);
+        out.append(body.data(), body.data() + body.size());
     }
     io::write_file(path, std::string_view(out.data(), out.size()));
 }

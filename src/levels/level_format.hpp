@@ -7,6 +7,7 @@
 //
 //   fibre(p)              -> [begin, end)          positions of the fibre under parent position p
 //   coordinates(q)        -> i_1..i_k              the coordinates stored at position q
+//   fibre_entry(p, k)     -> q, coords, length     the k-th entry of fibre p (extension below)
 //   locate(p, i_1..i_k)   -> q or nothing          the position of given coordinates in fibre p
 //   build(entries)        -> buffers, positions    storage for sorted unique entries
 //
@@ -35,6 +36,9 @@ struct LevelProperties {
     bool full = false;   // every coordinate of a fibre has a position (dense)
     bool ordered = true; // positions of a fibre hold increasing coordinates
     bool unique = true;  // no coordinate appears twice in a fibre
+    // Runtime-face extension for levels whose positions are not one stored coordinate each:
+    bool runs = false;        // a position may cover several consecutive coordinates (runlist)
+    bool stores_fill = false; // build makes positions no entry names, holding the fill (band gaps)
 };
 
 struct BufferSpec {
@@ -42,10 +46,18 @@ struct BufferSpec {
     ValueType type;
 };
 
-/// The positions [begin, end) of one fibre.
+/// The entries [begin, end) of one fibre: its positions, except where the level's fibre_entry
+/// maps entries to positions (sparsebytemap: entries index its sorted coordinate list).
 struct FibreRange {
     int64_t begin = 0;
     int64_t end = 0;
+};
+
+/// One entry of a fibre (LevelFormat::fibre_entry): its position and how many consecutive
+/// coordinates of the level's last mode it covers (more than 1 only for levels with runs).
+struct FibreEntry {
+    int64_t position = 0;
+    int64_t length = 1;
 };
 
 /// Entries a level is built from: sorted in storage order and unique, with the position each
@@ -56,6 +68,10 @@ struct LevelInput {
     std::span<const int64_t> parents;
     std::span<const int64_t> coords;
     int ndims = 0;
+    // For the last level only (fill == nullptr otherwise): the entries' values, already of the
+    // tensor's type, and the fill. A level that merges equal values (runlist) needs them.
+    std::span<const Scalar> values;
+    const Scalar* fill = nullptr;
     int64_t size() const { return static_cast<int64_t>(parents.size()); }
     int64_t coord(int64_t entry, int mode) const { return coords[entry * ndims + mode]; }
 };
@@ -82,6 +98,27 @@ public:
     virtual LevelProperties properties() const = 0;
     /// The buffers of a level of this format; spec.index_bits must be 32 or 64.
     virtual std::vector<BufferSpec> buffers(const LevelSpec& spec) const = 0;
+
+    // ---- Runtime face, extension: levels whose fibres are not one position per coordinate ----
+    // (runlist: a position covers a run of coordinates; sparsebytemap: positions p*n+i for only
+    // some i; sparseband: positions of gaps hold the fill). The defaults fit dense, sparselist
+    // and coo, which do not override them.
+
+    /// Throws Error when this level cannot be level `k` of `format` (e.g. runlist must be last).
+    virtual void check_place(const Format& format, size_t k) const;
+    /// Entry k of fibre `parent` (fibre(parent).begin <= k < end), in storage order: writes its
+    /// coordinates (the first of a run) into `coords` and returns its position and how many
+    /// consecutive coordinates of the level's last mode it covers. Default: position k,
+    /// coordinates(k), length 1.
+    virtual FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t> shape,
+                              int64_t parent, int64_t k, std::span<int64_t> coords) const;
+    /// How many positions of the level hold entries, given how many positions its parent level
+    /// has and how many of those hold entries (fewer under a sparsebytemap, whose unused slots
+    /// p*n+i still own fibres). Default: num_positions(num_parents) for levels whose fibres
+    /// under unused parents are empty, num_positions(used_parents) for full levels (dense).
+    virtual int64_t num_stored(const LevelStorage& s, std::span<const int64_t> shape,
+                               int64_t num_parents, int64_t used_parents) const;
+    // ---- end of the extension ----
 
     /// Builds the level for `in`; spec.index_bits == 0 chooses the width (see choose_index_bits).
     virtual LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,

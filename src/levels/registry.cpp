@@ -8,11 +8,15 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 
-// One line per level format; X(name) refers to `const LevelFormat& name##_level()` in name.cpp.
+// One line per level format; X(name) refers to `const LevelFormat& name##_level()` in the
+// level's file (name.cpp, or the name in words: run_list.cpp).
 #define SISKIN_LEVEL_FORMATS(X) \
     X(dense)                    \
     X(sparselist)               \
-    X(coo)
+    X(coo)                      \
+    X(sparseband)               \
+    X(runlist)                  \
+    X(sparsebytemap)
 
 // One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
 #define SISKIN_LEAF_FORMATS(X) \

@@ -107,7 +107,15 @@ Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar&
     int64_t num_parents = 1; // the root's parent: one position
     std::vector<LevelSpec> chosen;
     for (const LevelSpec& spec : format.levels()) {
-        levels::LevelInput in{num_parents, parents, sorted.coords, sorted.ndims};
+        levels::LevelInput in;
+        in.num_parents = num_parents;
+        in.parents = parents;
+        in.coords = sorted.coords;
+        in.ndims = sorted.ndims;
+        if (&spec == &format.levels().back()) { // the last level sees values (runs merge them)
+            in.values = sorted.values;
+            in.fill = &fill;
+        }
         levels::LevelBuild b = levels::level_format(spec.kind).build(spec, shape, in);
         chosen.push_back(b.storage.spec);
         out.levels.push_back(std::move(b.storage));

@@ -163,6 +163,9 @@ Format::Format(std::vector<LevelSpec> levels, Leaf leaf) : levels_(std::move(lev
         all.insert(all.end(), l.modes.begin(), l.modes.end());
     }
     check_permutation(all, static_cast<int>(all.size()), "");
+    // Some levels accept only certain places in the tree (runlist: last).
+    for (size_t k = 0; k < levels_.size(); ++k)
+        levels::level_format(levels_[k].kind).check_place(*this, k);
 }
 
 Format Format::parse(std::string_view spelling, int ndims) {

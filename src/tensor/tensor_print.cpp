@@ -72,11 +72,12 @@ std::string Tensor::to_string(int64_t max_elements) const {
         return out;
     }
 
-    int64_t shown = 0;
+    // Runs are listed per coordinate, so count the visits rather than use stored().
+    int64_t visited = 0;
     for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
-        if (shown++ < max_elements) out += fmt::format("  {}: {}\n", detail::coord_text(c), v.to_string());
+        if (visited++ < max_elements) out += fmt::format("  {}: {}\n", detail::coord_text(c), v.to_string());
     });
-    if (count > max_elements) out += fmt::format("  ... ({} more stored)\n", count - max_elements);
+    if (visited > max_elements) out += fmt::format("  ... ({} more stored)\n", visited - max_elements);
     return out;
 }
 

@@ -58,10 +58,15 @@ Scalar Tensor::at(std::span<const int64_t> coordinate) const {
 }
 
 int64_t Tensor::stored() const {
-    int64_t positions = 1;
-    for (const LevelStorage& s : levels_)
-        positions = levels::level_format(s.spec.kind).num_positions(s, shape_, positions);
-    return positions;
+    // Positions of each level, and how many of them hold entries (fewer below a level with
+    // unused slots, such as sparsebytemap).
+    int64_t positions = 1, used = 1;
+    for (const LevelStorage& s : levels_) {
+        const levels::LevelFormat& f = levels::level_format(s.spec.kind);
+        used = f.num_stored(s, shape_, positions, used);
+        positions = f.num_positions(s, shape_, positions);
+    }
+    return used;
 }
 
 void Tensor::for_each_stored(
@@ -74,17 +79,24 @@ void Tensor::for_each_stored(
     std::vector<const levels::LevelFormat*> formats;
     for (const LevelStorage& s : levels_) formats.push_back(&levels::level_format(s.spec.kind));
     std::vector<int64_t> coord(shape_.size()), level_coords(shape_.size());
-    // Depth-first over the level tree, so entries come in storage order.
+    // Depth-first over the level tree, so entries come in storage order. An entry covering a
+    // run of coordinates is visited once per coordinate, each with the run's value.
     auto walk = [&](auto& self, size_t k, int64_t parent) -> void {
         const LevelStorage& s = levels_[k];
         size_t nk = s.spec.modes.size();
+        int last_mode = s.spec.modes[nk - 1];
         levels::FibreRange r = formats[k]->fibre(s, shape_, parent);
-        for (int64_t q = r.begin; q < r.end; ++q) {
-            formats[k]->coordinates(s, shape_, q, {level_coords.data(), nk});
+        for (int64_t e = r.begin; e < r.end; ++e) {
+            levels::FibreEntry entry =
+                formats[k]->fibre_entry(s, shape_, parent, e, {level_coords.data(), nk});
             for (size_t j = 0; j < nk; ++j)
                 coord[static_cast<size_t>(s.spec.modes[j])] = level_coords[j];
-            if (k + 1 == levels_.size()) visit(coord, leaf.value(values_, q));
-            else self(self, k + 1, q);
+            int64_t first = coord[static_cast<size_t>(last_mode)];
+            for (int64_t i = first; i < first + entry.length; ++i) {
+                coord[static_cast<size_t>(last_mode)] = i;
+                if (k + 1 == levels_.size()) visit(coord, leaf.value(values_, entry.position));
+                else self(self, k + 1, entry.position);
+            }
         }
     };
     walk(walk, 0, 0);

@@ -21,11 +21,10 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
 TensorArgument parse_tensor_argument(const std::string& text, const std::string& option) {
     auto [name, rest] = parse_assignment(text, option);
     TensorArgument arg{name, rest, std::nullopt};
-    // The format follows the last ':' that comes after the last '/', so paths keep their colons
-    // only in directory names, which is where they occur in practice.
-    auto slash = rest.rfind('/');
+    // The format follows the last ':' (format spellings never contain one, and general ones
+    // contain '/', so the split cannot look for the end of the path instead).
     auto colon = rest.rfind(':');
-    if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) {
+    if (colon != std::string::npos) {
         arg.path = rest.substr(0, colon);
         arg.format = rest.substr(colon + 1);
         if (arg.path.empty() || arg.format->empty())

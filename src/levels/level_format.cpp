@@ -1,0 +1,22 @@
+// Default implementations of LevelFormat's runtime-face extension: what dense, sparselist and
+// coo need, whose fibres are ranges of positions that each store one coordinate.
+#include "levels/level_format.hpp"
+
+namespace siskin::levels {
+
+void LevelFormat::check_place(const Format&, size_t) const {}
+
+FibreEntry LevelFormat::fibre_entry(const LevelStorage& s, std::span<const int64_t> shape,
+                                    int64_t, int64_t k, std::span<int64_t> coords) const {
+    coordinates(s, shape, k, coords);
+    return {k, 1};
+}
+
+int64_t LevelFormat::num_stored(const LevelStorage& s, std::span<const int64_t> shape,
+                                int64_t num_parents, int64_t used_parents) const {
+    // A full level gives every parent a fibre of the same size, so the used parents' fibres
+    // are as many positions as that many parents would have.
+    return num_positions(s, shape, properties().full ? used_parents : num_parents);
+}
+
+} // namespace siskin::levels
