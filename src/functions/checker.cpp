@@ -141,7 +141,8 @@ private:
         const FunctionParam& p = def_.params()[position];
         Scalar v = d.value.cast(p.type);
         if (!v.same_value(d.value))
-            fail_def(fmt::format("its {} {} is not a {} value (the type of parameter {})",
+            fail_def(fmt::format("its {} {} is not a value of type {} (the type of parameter "
+                                 "{})",
                                  property, d.value.to_string(), type_name(p.type), p.name));
         return v;
     }
@@ -168,8 +169,8 @@ private:
         if (p.annihilator) {
             Scalar z = p.annihilator->value;
             if (!z.cast(def_.result()).same_value(z))
-                fail_def(fmt::format("its annihilator {} is not a {} value (the result type), so "
-                                     "the function cannot return it",
+                fail_def(fmt::format("its annihilator {} is not a value of type {} (the result "
+                                     "type), so the function cannot return it",
                                      z.to_string(), type_name(def_.result())));
         }
     }
@@ -438,7 +439,7 @@ private:
             }
             Scalar v = p.value->cast(param.type);
             if (!v.same_value(*p.value))
-                fail(p.pos, fmt::format("{} is not a {} value (the type of parameter {})",
+                fail(p.pos, fmt::format("{} is not a value of type {} (the type of parameter {})",
                                         p.value->to_string(), type_name(param.type), param.name));
             out.fixed.push_back(v);
             any_fixed = true;

@@ -24,9 +24,10 @@ void accept(const std::string& name, const std::vector<FunctionParam>& params,
                                 params.size() == 1 ? "" : "s", types.size()));
     for (size_t k = 0; k < types.size(); ++k)
         if (!converts_without_loss(types[k], params[k].type))
-            throw Error(fmt::format("function '{}' takes {} as argument {} ({}); a {} does not "
-                                    "convert to {} without loss",
+            throw Error(fmt::format("function '{}' takes {} as argument {} ({}); {} {} argument "
+                                    "does not convert to {} without loss",
                                     name, type_name(params[k].type), k + 1, params[k].name,
+                                    type_name(types[k])[0] == 'i' ? "an" : "a",
                                     type_name(types[k]), type_name(params[k].type)));
 }
 
