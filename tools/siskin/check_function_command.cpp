@@ -28,7 +28,8 @@ std::string claims(const FunctionDef& def) {
     if (cases) parts.push_back(fmt::format("{} case{}", cases, cases == 1 ? "" : "s"));
     std::string out;
     for (size_t k = 0; k < parts.size(); ++k) out += (k ? ", " : "") + parts[k];
-    return out.empty() ? "no properties declared; types agree" : out + " hold";
+    if (out.empty()) return "no properties declared; types agree";
+    return out + (parts.size() == 1 && cases <= 1 ? " holds" : " hold");
 }
 
 void check_file(const std::string& path) {
