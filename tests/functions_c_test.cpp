@@ -121,10 +121,14 @@ std::vector<ValueType> param_types(const Operator& op) {
     return out;
 }
 
-bool have_cc() { return std::system("cc --version > /dev/null 2>&1") == 0; }
+bool have_cc() {
+    return std::system("cc --version > /dev/null 2>&1") == 0;
+}
 
 // Bit-exact equality, with any NaN equal to any NaN and -0.0 apart from 0.0.
-bool identical(const Scalar& x, const Scalar& y) { return static_cast<bool>(Is(x, y)); }
+bool identical(const Scalar& x, const Scalar& y) {
+    return static_cast<bool>(Is(x, y));
+}
 
 } // namespace
 
@@ -141,10 +145,10 @@ TEST(FunctionsC, EmittedCAgreesWithTheInterpreter) {
         std::vector<std::string> args;
         for (size_t k = 0; k < types.size(); ++k)
             args.push_back(fmt::format("(*(const {} *)a[{}])", c_type_name(types[k]), k));
-        source += fmt::format("void call_{}(const void *const *a, void *r) {{\n"
-                              "    *({} *)r = {};\n}}\n",
-                              op.name, c_type_name(op.result_type(types)),
-                              c_expression(op, types, args));
+        source +=
+            fmt::format("void call_{}(const void *const *a, void *r) {{\n"
+                        "    *({} *)r = {};\n}}\n",
+                        op.name, c_type_name(op.result_type(types)), c_expression(op, types, args));
     }
     codegen_test::TempDir cache;
     codegen::JitOptions options;
@@ -159,7 +163,8 @@ TEST(FunctionsC, EmittedCAgreesWithTheInterpreter) {
         std::vector<std::vector<Scalar>> samples = kSubjects[i].args;
         for (size_t k = samples.size(); k < types.size(); ++k) {
             samples.push_back(algebra::sample_values(types[k]));
-            if (types.size() == 3) samples.back().resize(std::min<size_t>(samples.back().size(), 8));
+            if (types.size() == 3)
+                samples.back().resize(std::min<size_t>(samples.back().size(), 8));
         }
         int compared = 0;
         std::vector<Scalar> args(types.size());

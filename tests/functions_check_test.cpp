@@ -34,7 +34,8 @@ struct BodyCase {
 TEST(FunctionsCheck, BodyMistakesAreReportedWhereTheyAre) {
     const BodyCase cases[] = {
         {"    return c", 2, 12, "unknown name 'c' (the names here are a)"},
-        {"    x = 1\n    return a", 2, 5, "unknown name 'x' (the names here are a); declare it with let"},
+        {"    x = 1\n    return a", 2, 5,
+         "unknown name 'x' (the names here are a); declare it with let"},
         {"    if a > 0 { let t = 1 }\n    return t", 3, 12, "unknown name 't'"},
         {"    return gdc(a, a)", 2, 12, "unknown operator 'gdc'"},
         {"    return maxx(a, a)", 2, 12, "unknown operator 'maxx' (did you mean 'max'?)"},
@@ -51,7 +52,8 @@ TEST(FunctionsCheck, BodyMistakesAreReportedWhereTheyAre) {
         {"    if a > 0 { return a }", 3, 1,
          "function f can reach the end of its body without returning a value; add a return"},
         {"    while a > 0 { return a }", 3, 1, "can reach the end of its body"},
-        {"    return a\n    a = 1", 3, 5, "this statement is never reached: every path before it returns"},
+        {"    return a\n    a = 1", 3, 5,
+         "this statement is never reached: every path before it returns"},
         {"    if a > 0 { return 1 } else { return 2 }\n    return 3", 3, 5, "never reached"},
         {"    let a = 1\n    return a", 2, 5, "a is a parameter; a let cannot declare it again"},
         {"    let t = 1\n    if a > 0 { let t = 2 }\n    return t", 3, 16,
@@ -64,11 +66,12 @@ TEST(FunctionsCheck, BodyMistakesAreReportedWhereTheyAre) {
 TEST(FunctionsCheck, ValidBodies) {
     // Every path returns (if/else, while true), sibling blocks reuse a name, and a name of an
     // operator is a fine variable name.
-    for (const char* body : {"    if a > 0 { return 1 } else if a < 0 { return -1 } else { return 0 }",
-                             "    while true { if a > 10 { return a }; a = a * 2 }",
-                             "    { let t = 1 }; { let t = 2; a = a + t }\n    return a",
-                             "    let max = 3\n    return max(a, max)",
-                             "    let b: float64 = a\n    return int64(b * 0.5)"})
+    for (const char* body :
+         {"    if a > 0 { return 1 } else if a < 0 { return -1 } else { return 0 }",
+          "    while true { if a > 10 { return a }; a = a * 2 }",
+          "    { let t = 1 }; { let t = 2; a = a + t }\n    return a",
+          "    let max = 3\n    return max(a, max)",
+          "    let b: float64 = a\n    return int64(b * 0.5)"})
         EXPECT_NO_THROW(build(f_of(body))) << body;
 }
 
@@ -111,14 +114,21 @@ TEST(FunctionsCheck, PropertiesAreCheckedForShapeAndType) {
     d.identity(i64(0), 2);
     EXPECT_TRUE(ThrowsWith([&] { function_operator(d); },
                            "its identity is for argument position 2, but positions are 0 and 1"));
-    EXPECT_TRUE(ThrowsWith([] { function_operator(FunctionDef("my-fn").param("a", ValueType::Bool).body("return a")); },
-                           "a function name must be an identifier"));
-    EXPECT_TRUE(ThrowsWith([] { function_operator(FunctionDef("int8").param("a", ValueType::Bool).body("return a")); },
-                           "a type name cannot name a function"));
+    EXPECT_TRUE(ThrowsWith(
+        [] {
+            function_operator(FunctionDef("my-fn").param("a", ValueType::Bool).body("return a"));
+        },
+        "a function name must be an identifier"));
+    EXPECT_TRUE(ThrowsWith(
+        [] { function_operator(FunctionDef("int8").param("a", ValueType::Bool).body("return a")); },
+        "a type name cannot name a function"));
     EXPECT_TRUE(ThrowsWith([] { function_operator(FunctionDef("nop").body("return 1")); },
                            "it has 0 parameters"));
     EXPECT_TRUE(ThrowsWith(
-        [] { function_operator(FunctionDef("st").param("a", ValueType::Bool).body("return a").step_limit(0)); },
+        [] {
+            function_operator(
+                FunctionDef("st").param("a", ValueType::Bool).body("return a").step_limit(0));
+        },
         "its step limit must be at least 1"));
 }
 
@@ -135,7 +145,10 @@ TEST(FunctionsCheck, CasesAreChecked) {
     EXPECT_TRUE(ThrowsAt([&] { build(def + "case h(x, 0) = y"); }, 2, 16,
                          "unknown name 'y' (the names here are x)"));
     FunctionDef d("h_cpp");
-    d.param("a", ValueType::Int64).returns(ValueType::Int64).body("return a").special_case("h(0) = 1");
+    d.param("a", ValueType::Int64)
+        .returns(ValueType::Int64)
+        .body("return a")
+        .special_case("h(0) = 1");
     EXPECT_TRUE(ThrowsAt([&] { function_operator(d); }, 1, 1, "this case is for h, not for h_cpp"));
 }
 
@@ -150,8 +163,13 @@ TEST(FunctionsCheck, OperatorTypingFollowsTheDeclaredTypes) {
                            "function 'k' takes int32 as argument 1 (a); an int64 argument does "
                            "not convert to int32 without loss"));
     std::vector<ValueType> three = {ValueType::Int8, ValueType::Int8, ValueType::Int8};
-    EXPECT_TRUE(ThrowsWith([&] { op.result_type(three); }, "function 'k' takes 2 arguments, not 3"));
-    EXPECT_TRUE(ThrowsWith([&] { call(op, {i64(1), f64(2)}); }, "an int64 argument does not convert"));
+    EXPECT_TRUE(
+        ThrowsWith([&] { op.result_type(three); }, "function 'k' takes 2 arguments, not 3"));
+    EXPECT_TRUE(ThrowsWith(
+        [&] {
+            call(op, {i64(1), f64(2)});
+        },
+        "an int64 argument does not convert"));
     EXPECT_TRUE(Is(call(op, {i8(3), u32(2)}), f32(6)));
 }
 
@@ -165,14 +183,17 @@ TEST(FunctionsCheck, ANameMeansOneDefinition) {
     EXPECT_EQ(find_function("add"), nullptr);
     EXPECT_EQ(find_function("no_such_function"), nullptr);
 
-    FunctionDef other = parse_functions("\n  def once_check(a: int64) -> int64 { return a + 2 }",
-                                        "three.sk")[0];
+    FunctionDef other =
+        parse_functions("\n  def once_check(a: int64) -> int64 { return a + 2 }", "three.sk")[0];
     EXPECT_TRUE(ThrowsAt([&] { define_function(other); }, 2, 3,
                          "function once_check is already defined differently (at one.sk:1:1); "
                          "give this definition another name"));
     EXPECT_TRUE(Is(call(find_operator("once_check"), {i64(1)}), i64(2)));
     EXPECT_TRUE(ThrowsWith(
-        [] { define_function(parse_functions("def max(a: int64, b: int64) -> int64 { return a }")[0]); },
+        [] {
+            define_function(
+                parse_functions("def max(a: int64, b: int64) -> int64 { return a }")[0]);
+        },
         "max is a builtin operator; give the function another name"));
     // Replace is explicit.
     define_function(other, Redefinition::Replace);
@@ -181,9 +202,14 @@ TEST(FunctionsCheck, ANameMeansOneDefinition) {
 }
 
 TEST(FunctionsCheck, ProgramTextFollowsTheSameRule) {
-    ir::parse_program("def twice_check(a: float64) -> float64 { return a * 2 }\ny[i] = twice_check(x[i])");
-    EXPECT_NO_THROW(ir::parse_program("def twice_check(a: float64) -> float64 {\n    return a * 2\n}\n"));
+    ir::parse_program(
+        "def twice_check(a: float64) -> float64 { return a * 2 }\ny[i] = twice_check(x[i])");
+    EXPECT_NO_THROW(
+        ir::parse_program("def twice_check(a: float64) -> float64 {\n    return a * 2\n}\n"));
     EXPECT_TRUE(ThrowsAt(
-        [] { ir::parse_program("y[i] = x[i]", "a.sk"); ir::parse_program("\ndef twice_check(a: float64) -> float64 { return a * 3 }", "b.sk"); },
+        [] {
+            ir::parse_program("y[i] = x[i]", "a.sk");
+            ir::parse_program("\ndef twice_check(a: float64) -> float64 { return a * 3 }", "b.sk");
+        },
         2, 1, "function twice_check is already defined differently (at <program>:1:1)"));
 }

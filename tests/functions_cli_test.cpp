@@ -93,9 +93,9 @@ case half(2) = 2.0
               std::string::npos)
         << r.output;
     // Three counterexamples for minus, one for half's case.
-    EXPECT_NE(r.output.find("siskin: error: 4 counterexamples to declared properties in '" + file +
-                            "'"),
-              std::string::npos)
+    EXPECT_NE(
+        r.output.find("siskin: error: 4 counterexamples to declared properties in '" + file + "'"),
+        std::string::npos)
         << r.output;
 }
 
@@ -103,7 +103,9 @@ TEST_F(FunctionsCli, CheckFunctionErrors) {
     Result r = siskin_cli("check-function " + write("syntax.sk", "def f(a: int64) -> int64 {\n"
                                                                  "    return a +\n}\n"));
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.output.rfind("siskin: error: " + path("syntax.sk") + ":3:1: expected an expression", 0), 0u)
+    EXPECT_EQ(
+        r.output.rfind("siskin: error: " + path("syntax.sk") + ":3:1: expected an expression", 0),
+        0u)
         << r.output;
     r = siskin_cli("check-function " + write("type.sk", "def f(a: int64) -> int32 { return a }\n"));
     EXPECT_EQ(r.status, 1);
@@ -130,8 +132,8 @@ TEST_F(FunctionsCli, RunLoadsFunctionsFromAFile) {
     };
     std::string A = vector_file("a.mtx", a), B = vector_file("b.mtx", b);
     Result r = siskin_cli("run 'C[i] = lcm(A[i], B[i]) + gcd(A[i], B[i])' --functions " +
-                          write("f.sk", kGood) + " -i A=" + A + " -i B=" + B + " -o C=" +
-                          path("c.mtx") + " --type A=int64 --type B=int64");
+                          write("f.sk", kGood) + " -i A=" + A + " -i B=" + B +
+                          " -o C=" + path("c.mtx") + " --type A=int64 --type B=int64");
     ASSERT_EQ(r.status, 0) << r.output;
     ReadOptions as_vector;
     as_vector.ndims = 1;

@@ -42,7 +42,9 @@ def collatz_ev(n: int64) -> int64 {
 }
 )";
 
-Format sparse_vector() { return Format::parse("sparselist(0)", 1); }
+Format sparse_vector() {
+    return Format::parse("sparselist(0)", 1);
+}
 
 Tensor ints(std::vector<int64_t> values, int64_t fill, const Format& format = sparse_vector()) {
     std::vector<Scalar> s;
@@ -76,7 +78,8 @@ TEST(FunctionsEvaluator, GcdOfTwoSparseVectorsWithFillZero) {
     std::vector<int64_t> a = {12, 0, 0, 9, 0, -7, 0, 100};
     std::vector<int64_t> b = {18, 5, 0, 6, 0, 0, -4, 75};
     Tensor A = ints(a, 0), B = ints(b, 0);
-    auto out = run(kGcd + "C[i] = gcd_ev(A[i], B[i])", {{"A", &A}, {"B", &B}}, {{"C", sparse_out()}});
+    auto out =
+        run(kGcd + "C[i] = gcd_ev(A[i], B[i])", {{"A", &A}, {"B", &B}}, {{"C", sparse_out()}});
     const Tensor& C = out.at("C");
     EXPECT_TRUE(Is(C.fill(), i64(0))); // gcd(0, 0), inferred
     for (size_t k = 0; k < a.size(); ++k)
@@ -88,7 +91,8 @@ TEST(FunctionsEvaluator, GcdOfTwoSparseVectorsWithFillOne) {
     std::vector<int64_t> a = {1, 4, 1, 6, 1, 15};
     std::vector<int64_t> b = {1, 1, 10, 9, 1, 10};
     Tensor A = ints(a, 1), B = ints(b, 1);
-    auto out = run(kGcd + "C[i] = gcd_ev(A[i], B[i])", {{"A", &A}, {"B", &B}}, {{"C", sparse_out()}});
+    auto out =
+        run(kGcd + "C[i] = gcd_ev(A[i], B[i])", {{"A", &A}, {"B", &B}}, {{"C", sparse_out()}});
     const Tensor& C = out.at("C");
     EXPECT_TRUE(Is(C.fill(), i64(1))); // gcd(1, 1): 1 annihilates, so most of C is 1
     for (size_t k = 0; k < a.size(); ++k)
@@ -111,8 +115,8 @@ TEST(FunctionsEvaluator, UserMaxWithIdentityMinusInfinity) {
     EXPECT_TRUE(Is(red.at("s").fill(), f64(-inf)));
     // Elementwise with another operand of fill 42: the output fill is umax(-inf, 42) = 42.
     Tensor B = floats({42, 1, 50, 42, 42}, 42);
-    auto ew = run(kUmax + "C[i] = umax_ev(A[i], B[i])", {{"A", &A}, {"B", &B}},
-                  {{"C", sparse_out()}});
+    auto ew =
+        run(kUmax + "C[i] = umax_ev(A[i], B[i])", {{"A", &A}, {"B", &B}}, {{"C", sparse_out()}});
     const Tensor& C = ew.at("C");
     EXPECT_TRUE(Is(C.fill(), f64(42)));
     std::vector<double> want = {42, 3, 50, 42, 42};
@@ -160,15 +164,21 @@ def forever_ev(x: int64) -> int64 {
 }
 C[i] = forever_ev(A[i]))");
     Tensor A = ints({0, 3, 0}, 0);
-    EXPECT_TRUE(ThrowsWith([&] { evaluate_reference(p, {{"A", &A}}); },
-                           "forever_ev(int64 3) did not finish within 1000000 loop steps"));
+    EXPECT_TRUE(ThrowsWith(
+        [&] {
+            evaluate_reference(p, {{"A", &A}});
+        },
+        "forever_ev(int64 3) did not finish within 1000000 loop steps"));
     // Fill inference meets the loop first when the fill itself never finishes.
     Tensor B = ints({0, 3, 0}, 5);
     EXPECT_TRUE(ThrowsWith([&] { evaluate_reference(p, {{"A", &B}}); }, "forever_ev(int64 5)"));
     // A float64 tensor cannot be passed for an int64 parameter without a conversion.
     ir::parse_program(kGcd);
     Tensor F = floats({1, 2}, 0);
-    EXPECT_TRUE(ThrowsWith([&] { run("C[i] = gcd_ev(F[i], F[i])", {{"F", &F}}); },
-                           "function 'gcd_ev' takes int64 as argument 1 (a); a float64 argument "
-                           "does not convert to int64 without loss"));
+    EXPECT_TRUE(ThrowsWith(
+        [&] {
+            run("C[i] = gcd_ev(F[i], F[i])", {{"F", &F}});
+        },
+        "function 'gcd_ev' takes int64 as argument 1 (a); a float64 argument "
+        "does not convert to int64 without loss"));
 }

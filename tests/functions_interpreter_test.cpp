@@ -123,7 +123,7 @@ case pick_interp(1, 0) = 7.0
     EXPECT_TRUE(Is(call(f, {f64(1), f64(0)}), f64(100)));    // the first matching case wins
     EXPECT_TRUE(Is(call(f, {f64(kNaN), f64(3)}), f64(-1)));  // NaN matches NaN
     EXPECT_TRUE(Is(call(f, {f64(5), f64(1)}), f64(6)));
-    EXPECT_TRUE(Is(call(f, {i32(5), i8(0)}), f64(100)));     // after conversion to float64
+    EXPECT_TRUE(Is(call(f, {i32(5), i8(0)}), f64(100))); // after conversion to float64
 }
 
 TEST(FunctionsInterpreter, FunctionsCallFunctions) {

@@ -35,7 +35,8 @@ def gcd_parse(a: int64, b: int64) -> int64 [commutative, associative, annihilato
 case gcd_parse(x, 0) = abs(x)
 )";
 
-const char* kGcdCanonical = R"(def gcd_parse(a: int64, b: int64) -> int64 [commutative, associative, annihilator(1)] {
+const char* kGcdCanonical =
+    R"(def gcd_parse(a: int64, b: int64) -> int64 [commutative, associative, annihilator(1)] {
     while b != 0 {
         let t = b
         b = a % b
@@ -138,7 +139,8 @@ TEST(FunctionsParse, ProgramsStartWithDefinitionsAndPrintThem) {
     ASSERT_EQ(p.functions.size(), 1u);
     EXPECT_EQ(p.functions[0]->name(), "gcd_parse");
     std::string printed = ir::print(p);
-    EXPECT_EQ(printed, std::string(kGcdCanonical) + "\nfor i {\n    C[i] = gcd_parse(A[i], B[i])\n}\n");
+    EXPECT_EQ(printed,
+              std::string(kGcdCanonical) + "\nfor i {\n    C[i] = gcd_parse(A[i], B[i])\n}\n");
     ir::Program again = ir::parse_program(printed); // the same definition again: no clash
     EXPECT_TRUE(ir::equal(p, again));
     // A program without the definition is a different program, though the function still exists.
@@ -164,24 +166,24 @@ TEST(FunctionsParse, EmptyAndOnlyDefinitions) {
 
 struct SyntaxCase {
     const char* text;
-    const char* at;      // the text at the error's position (first occurrence)
+    const char* at; // the text at the error's position (first occurrence)
     const char* message;
-    int shift = 0;       // columns past `at` (for errors at the end of input)
-    int line = 0;        // when not 0: the error is at line:shift instead
+    int shift = 0; // columns past `at` (for errors at the end of input)
+    int line = 0;  // when not 0: the error is at line:shift instead
 };
 
 TEST(FunctionsParse, SyntaxErrorsPointAtTheProblem) {
     const SyntaxCase cases[] = {
         {"def f(a: int64) int64 { return a }", "int64 {", "expected '->' and the result type of f"},
         {"def f(a: int65) -> int64 { return a }", "int65", "expected a type (bool, int8"},
-        {"def f(a: int64) -> int64 {\n    a += 1\n    return a\n}", "+=",
-         "only '=' assigns in a function body: write a = a + ..."},
-        {"def f(a: int64) -> int64 {\n    a -= 1\n    return a\n}", "-=",
-         "only '=' assigns in a function body: write a = a - ..."},
+        {"def f(a: int64) -> int64 {\n    a += 1\n    return a\n}",
+         "+=", "only '=' assigns in a function body: write a = a + ..."},
+        {"def f(a: int64) -> int64 {\n    a -= 1\n    return a\n}",
+         "-=", "only '=' assigns in a function body: write a = a - ..."},
         {"def f(a: int64, b: int64) -> int64 [commutative, fast] { return a }", "fast",
          "unknown property 'fast'"},
-        {"def f(a: int64, b: int64) -> int64 [idempotent, idempotent] { return a }",
-         "idempotent]", "property idempotent is given twice"},
+        {"def f(a: int64, b: int64) -> int64 [idempotent, idempotent] { return a }", "idempotent]",
+         "property idempotent is given twice"},
         {"def f(a: int64, b: int64) -> int64 [identity(0, c)] { return a }", "c)]",
          "f has no parameter named c"},
         {"def f(a: int64, b: int64) -> int64 [identity(x)] { return a }", "x)]",
@@ -193,12 +195,12 @@ TEST(FunctionsParse, SyntaxErrorsPointAtTheProblem) {
         {"def f() -> int64 { return 1 }", "f(", "function f has 0 parameters"},
         {"def f(a: int64) -> int64 {\n    return\n}", "\n}", "expected the value to return"},
         {"def f(a: int64) -> int64 { return A[a] }", "A[", "cannot index a tensor"},
-        {"def f(a: int64) -> int64 {\n    return a\n", "a\n", "expected '}' to close the '{' at 1:26",
-         1},
-        {"def f(a: int64) -> int64 { let if = 2; return a }", "if =",
-         "expected a variable name after let, found the keyword 'if'"},
-        {"def f(int8: int64) -> int64 { return 1 }", "int8:",
-         "expected a parameter name, found the type name 'int8'"},
+        {"def f(a: int64) -> int64 {\n    return a\n", "a\n",
+         "expected '}' to close the '{' at 1:26", 1},
+        {"def f(a: int64) -> int64 { let if = 2; return a }",
+         "if =", "expected a variable name after let, found the keyword 'if'"},
+        {"def f(int8: int64) -> int64 { return 1 }",
+         "int8:", "expected a parameter name, found the type name 'int8'"},
         {"def f(a: int64) -> int64 { return a } def g(a: int64) -> int64 { return a }", "def g",
          "expected a newline after the definition"},
         {"case g(x, 0) = x\ndef g(a: int64, b: int64) -> int64 { return a }", "case",
@@ -224,13 +226,14 @@ TEST(FunctionsParse, SyntaxErrorsPointAtTheProblem) {
 
 TEST(FunctionsParse, DefinitionsComeBeforeTheStatements) {
     EXPECT_TRUE(ThrowsAt(
-        [] { ir::parse_program("y[i] = x[i]\ndef late_parse(a: int64) -> int64 { return a }"); },
-        2, 1, "'def' forms come before the first statement of the program"));
+        [] { ir::parse_program("y[i] = x[i]\ndef late_parse(a: int64) -> int64 { return a }"); }, 2,
+        1, "'def' forms come before the first statement of the program"));
 }
 
 TEST(FunctionsParse, BodyAndCaseTextOfTheBuilderReportTheirOwnPositions) {
     FunctionDef d("built_parse");
-    EXPECT_TRUE(ThrowsAt([&] { d.body("let x = 1\nreturn x +"); }, 2, 11, "expected an expression"));
+    EXPECT_TRUE(
+        ThrowsAt([&] { d.body("let x = 1\nreturn x +"); }, 2, 11, "expected an expression"));
     EXPECT_TRUE(ThrowsWith([&] { d.body("return )"); }, "<function built_parse>:1:8"));
     EXPECT_TRUE(ThrowsAt([&] { d.special_case("built_parse(x 0) = x"); }, 1, 15,
                          "expected ',' or ')' in the case's arguments"));

@@ -68,16 +68,18 @@ case gcd_prop(0, y) = abs(y))",
 }
 
 TEST(FunctionsProperties, FalseClaimsAreCaughtWithCounterexamples) {
+    EXPECT_TRUE(
+        Violates(check("def sub_prop(a: int32, b: int32) -> int32 [commutative] { return a - b }"),
+                 "commutative",
+                 "sub_prop(bool false, bool true) = int32 -1 but sub_prop(bool true, bool "
+                 "false) = int32 1"));
     EXPECT_TRUE(Violates(
-        check("def sub_prop(a: int32, b: int32) -> int32 [commutative] { return a - b }"),
-        "commutative", "sub_prop(bool false, bool true) = int32 -1 but sub_prop(bool true, bool "
-                       "false) = int32 1"));
-    EXPECT_TRUE(Violates(
-        check("def avg_prop(a: float64, b: float64) -> float64 [associative] { return (a + b) / 2 }"),
+        check(
+            "def avg_prop(a: float64, b: float64) -> float64 [associative] { return (a + b) / 2 }"),
         "associative", "in avg_prop"));
-    EXPECT_TRUE(Violates(
-        check("def plus_prop(a: int64, b: int64) -> int64 [idempotent] { return a + b }"),
-        "idempotent", "plus_prop(int8 1, int8 1) = int64 2"));
+    EXPECT_TRUE(
+        Violates(check("def plus_prop(a: int64, b: int64) -> int64 [idempotent] { return a + b }"),
+                 "idempotent", "plus_prop(int8 1, int8 1) = int64 2"));
     // gcd(0, x) is |x|, so 0 is no identity for negative x.
     EXPECT_TRUE(Violates(check(R"(def gcd0_prop(a: int64, b: int64) -> int64 [identity(0)] {
     while b != 0 { let t = b; b = a % b; a = t }
@@ -90,21 +92,24 @@ TEST(FunctionsProperties, FalseClaimsAreCaughtWithCounterexamples) {
         check("def amax_prop(a: int64, b: int64) -> int64 [annihilator(0)] { return max(a, b) }"),
         "annihilator", "amax_prop(int64 0, bool true) = int64 1, not int64 0"));
     // 0 * inf is NaN: without annihilator_finite_only the claim is false.
-    EXPECT_TRUE(Violates(
-        check("def fmul0_prop(a: float64, b: float64) -> float64 [annihilator(0.0)] { return a * b }"),
-        "annihilator", "fmul0_prop(float64 0, float32 inf) = float64 nan, not float64 0"));
+    EXPECT_TRUE(Violates(check("def fmul0_prop(a: float64, b: float64) -> float64 "
+                               "[annihilator(0.0)] { return a * b }"),
+                         "annihilator",
+                         "fmul0_prop(float64 0, float32 inf) = float64 nan, not float64 0"));
     // 1 is an identity of division only on the right.
     EXPECT_TRUE(Violates(
         check("def fdiv1_prop(a: float64, b: float64) -> float64 [identity(1.0)] { return a / b }"),
         "identity", "(identity float64 1 at position 0)"));
     // A max that ignores NaN is neither commutative nor has identity -inf.
-    auto naive = check(R"(def nmax_prop(a: float64, b: float64) -> float64 [commutative, identity(-inf)] {
+    auto naive =
+        check(R"(def nmax_prop(a: float64, b: float64) -> float64 [commutative, identity(-inf)] {
     if a < b { return b }
     return a
 })");
     EXPECT_TRUE(Violates(naive, "commutative", "nan"));
-    EXPECT_TRUE(Violates(naive, "identity", "nmax_prop(float64 -inf, float32 nan) = float64 -inf, "
-                                            "not float64 nan"));
+    EXPECT_TRUE(Violates(naive, "identity",
+                         "nmax_prop(float64 -inf, float32 nan) = float64 -inf, "
+                         "not float64 nan"));
 }
 
 TEST(FunctionsProperties, SpecialCasesAreCheckedAgainstTheBody) {
@@ -139,11 +144,13 @@ TEST(FunctionsProperties, ACallThatDoesNotFinishIsAViolation) {
         .commutative()
         .step_limit(100);
     auto found = check_function(d);
-    EXPECT_TRUE(Violates(found, "commutative", "did not finish within 100 loop steps")) << all_of(found);
+    EXPECT_TRUE(Violates(found, "commutative", "did not finish within 100 loop steps"))
+        << all_of(found);
     FunctionDef c("slowcase_prop");
     c.param("a", ValueType::Int64).returns(ValueType::Int64).body("while a < 0 {}\nreturn a");
     c.special_case("slowcase_prop(-1) = -1").step_limit(100);
-    EXPECT_TRUE(Violates(check_function(c), "case", "it throws: slowcase_prop(int64 -1) did not finish"));
+    EXPECT_TRUE(
+        Violates(check_function(c), "case", "it throws: slowcase_prop(int64 -1) did not finish"));
 }
 
 TEST(FunctionsProperties, TheOperatorCarriesTheDeclaredValues) {

@@ -35,7 +35,8 @@ template <class F>
     } catch (const Error& e) {
         std::string what = e.what();
         if (what.find(needle) == std::string::npos)
-            return ::testing::AssertionFailure() << "message '" << what << "' lacks '" << needle << "'";
+            return ::testing::AssertionFailure()
+                   << "message '" << what << "' lacks '" << needle << "'";
         if (!e.where() || e.where()->line != line || e.where()->column != column)
             return ::testing::AssertionFailure()
                    << "message '" << what << "' is at "

@@ -17,7 +17,9 @@ namespace {
 
 constexpr int kExamplesPerCase = 3;
 
-std::string show(const Scalar& s) { return fmt::format("{} {}", type_name(s.type()), s.to_string()); }
+std::string show(const Scalar& s) {
+    return fmt::format("{} {}", type_name(s.type()), s.to_string());
+}
 
 std::string call_text(const std::string& name, const std::vector<Scalar>& args) {
     std::string s = name + "(";
@@ -44,7 +46,8 @@ void check_cases(const functions::Code& code, std::vector<PropertyViolation>& ou
                 }
                 return;
             }
-            std::string prefix = fmt::format("case {}: at {}", kase.text, call_text(code.name, args));
+            std::string prefix =
+                fmt::format("case {}: at {}", kase.text, call_text(code.name, args));
             try {
                 Scalar by_case = functions::interpret_case(code, c, args);
                 Scalar by_body = functions::interpret(code, args, false);

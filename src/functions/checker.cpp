@@ -2,6 +2,7 @@
 // type they are used at, and refuses what C or the interpreter could not run the same way
 // (lossy implicit conversions, paths without return, unreachable statements).
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -305,7 +306,7 @@ private:
                        nullptr, {}, {}};
             return c;
         }
-        case ir::ExprKind::Call: return call(*e->as<ir::Call>(), hint);
+        case ir::ExprKind::Call: return call(*e->as<ir::Call>());
         case ir::ExprKind::Index:
         case ir::ExprKind::Access: break;
         }
@@ -330,7 +331,7 @@ private:
         return c;
     }
 
-    CodeExpr call(const ir::Call& call, std::optional<ValueType> hint) {
+    CodeExpr call(const ir::Call& call) {
         if (auto to = type_named(call.op)) {
             if (call.args.size() != 1)
                 fail(call.pos, fmt::format("the conversion {}(...) takes one value, not {}",
@@ -340,7 +341,6 @@ private:
                 code_->converts_float_to_int = true;
             return convert(std::move(arg), *to);
         }
-        (void)hint;
         if (call.op == def_.name())
             fail(call.pos, fmt::format("{} calls itself; recursion is not supported (use a while "
                                        "loop)",
@@ -446,7 +446,8 @@ private:
         }
         if (!any_fixed)
             fail(c.pos, "a case fixes at least one argument to a constant, as in gcd(x, 0)");
-        out.result = assigned(c.result, def_.result(), fmt::format("the result of {}", def_.name()));
+        out.result =
+            assigned(c.result, def_.result(), fmt::format("the result of {}", def_.name()));
         out.text = case_text(c);
         code_->cases.push_back(std::move(out));
         scope_.clear();
