@@ -14,7 +14,7 @@
 // The operator's evaluate() runs the body in an interpreter (loops are limited to step_limit()
 // iterations per call, so a body that never finishes is an Error, not a hang); its result_type
 // and operand_types follow the declared types (an argument is accepted when its type converts
-// to the parameter's type without loss, i.e. promote(arg, param) == param); its c_template
+// to the parameter's type by NumPy's safe casting, promote(arg, param) == param); its c_template
 // calls a `static inline` C function that op.c_definition defines.
 #include <cstdint>
 #include <memory>

@@ -23,7 +23,8 @@ std::optional<ValueType> type_named(std::string_view word) {
     return std::nullopt;
 }
 
-// An implicit conversion: only where no value changes (NumPy's "safe" casting).
+// An implicit conversion: only along promotion (NumPy's "safe" casting; 64-bit integers to
+// float64 round, as NumPy allows).
 bool converts(ValueType from, ValueType to) { return from == to || promote(from, to) == to; }
 
 // Plain number literals (`3`, `2.5`) adapt to the type they meet, as NumPy 2 treats Python
