@@ -89,6 +89,13 @@ public:
     /// Generated kernels include runtime/siskin_ops.h (C11, needs only stdint, stdbool, math).
     std::string c_template;
 
+    /// File-scope C text a kernel must contain, after the prelude and before the first use of
+    /// c_template; empty for the builtins. A user-defined function (siskin/functions.hpp) puts
+    /// its `static inline` C function here (and those of the user functions it calls), every
+    /// definition inside an include guard, so a code generator can emit the c_definition of
+    /// each operator it uses, in any order and any number of times.
+    std::string c_definition;
+
     /// The types the arguments are converted to before the operation, for the given argument
     /// types (e.g. {float64, float64} for div on two int32; {bool, int64, int64} for ifelse on
     /// bool, int8, int64). Throws Error like result_type. When empty, arguments are used as

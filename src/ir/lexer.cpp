@@ -48,7 +48,7 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 constexpr std::string_view kTwoCharSymbols[] = {"==", "!=", "<=", ">=", "<<", ">>", "&&",
-                                                "||", "+=", "*=", "|=", "&="};
+                                                "||", "+=", "*=", "|=", "&=", "->"};
 constexpr std::string_view kOneCharSymbols = "()[]{},;:=<>+-*/%&|^~!";
 } // namespace
 

@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "functions/parser.hpp"
 #include "ir/lexer.hpp"
 #include "ir/syntax.hpp"
 #include "siskin/error.hpp"
+#include "siskin/functions.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
 
@@ -44,9 +46,12 @@ public:
     explicit Parser(const SourceText& src) : src_(src), toks_(lex(src)) {}
 
     Program program() {
+        std::vector<std::shared_ptr<const FunctionDef>> defined = definitions();
         Position start = peek().pos;
         std::vector<Stmt> stmts = statements(nullptr);
-        return Program{stmts.size() == 1 ? stmts[0] : Block::make(std::move(stmts), start)};
+        Program p{stmts.size() == 1 ? stmts[0] : Block::make(std::move(stmts), start)};
+        p.functions = std::move(defined);
+        return p;
     }
 
     Expr single_expression() {
@@ -142,6 +147,24 @@ private:
         return false;
     }
 
+    // ---- function definitions ----
+
+    // The `def` and `case` forms before the first statement, defined (registered) in order so
+    // that the statements, and later definitions, can call them.
+    std::vector<std::shared_ptr<const FunctionDef>> definitions() {
+        size_t k = at_;
+        while (k < toks_.size() && (toks_[k].kind == TokenKind::Newline || toks_[k].is(";"))) ++k;
+        if (!functions::at_definition(toks_, k)) return {};
+        auto source = std::make_shared<functions::Source>(
+            functions::Source{std::string(src_.text), std::string(src_.name)});
+        std::vector<std::shared_ptr<const FunctionDef>> out;
+        for (FunctionDef& def : functions::parse_definitions(src_, toks_, at_, source)) {
+            define_function(def);
+            out.push_back(std::make_shared<const FunctionDef>(std::move(def)));
+        }
+        return out;
+    }
+
     // ---- statements ----
 
     // Statements separated by newlines or ';', up to `open`'s matching '}' or the end of input.
@@ -185,6 +208,10 @@ private:
     Stmt statement() {
         const Token& t = peek();
         Nested nested(*this, t.pos);
+        if (functions::at_definition(toks_, at_))
+            src_.fail(t.pos, fmt::format("'{}' forms come before the first statement of the "
+                                         "program",
+                                         t.text));
         if (t.is_word("for")) return for_statement();
         if (t.is_word("if")) return if_statement();
         if (t.is_word("let")) return let_statement();

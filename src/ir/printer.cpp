@@ -6,6 +6,7 @@
 
 #include "ir/syntax.hpp"
 #include "siskin/error.hpp"
+#include "siskin/functions.hpp"
 #include "siskin/ir/text.hpp"
 
 namespace siskin::ir {
@@ -176,9 +177,12 @@ std::string print(const Expr& e) { return print_expr(e).text; }
 std::string print(const Stmt& s) { return print_stmt(s, 0); }
 
 std::string print(const Program& p) {
-    auto b = p.body ? p.body->as<Block>() : nullptr;
-    if (!b || b->stmts.size() == 1) return print_stmt(p.body, 0) + "\n";
+    // Definitions first, as the parser wants them, then a blank line.
     std::string out;
+    for (const auto& f : p.functions) out += f->to_string();
+    if (!out.empty()) out += "\n";
+    auto b = p.body ? p.body->as<Block>() : nullptr;
+    if (!b || b->stmts.size() == 1) return out + print_stmt(p.body, 0) + "\n";
     for (const auto& s : b->stmts) out += print_stmt(s, 0) + "\n";
     return out;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "siskin/error.hpp"
+#include "siskin/functions.hpp"
 #include "siskin/ir/visit.hpp"
 
 namespace siskin::ir {
@@ -112,6 +113,13 @@ bool equal(const Stmt& a, const Stmt& b) {
     }
     }
     return false;
+}
+
+bool equal(const Program& a, const Program& b) {
+    if (!equal(a.body, b.body) || a.functions.size() != b.functions.size()) return false;
+    for (size_t k = 0; k < a.functions.size(); ++k)
+        if (a.functions[k]->to_string() != b.functions[k]->to_string()) return false;
+    return true;
 }
 
 } // namespace siskin::ir

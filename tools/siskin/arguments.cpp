@@ -42,14 +42,17 @@ std::map<std::string, int> access_arity(const ir::Program& program) {
     return arity;
 }
 
-std::string program_text(const std::string& argument) {
-    if (argument.empty() || argument[0] != '@') return argument;
-    std::string path = argument.substr(1);
+std::string read_text_file(const std::string& path, const std::string& what) {
     std::ifstream in(path);
-    if (!in) throw Error(fmt::format("cannot read program file '{}'", path));
+    if (!in) throw Error(fmt::format("cannot read {} file '{}'", what, path));
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::string program_text(const std::string& argument) {
+    if (argument.empty() || argument[0] != '@') return argument;
+    return read_text_file(argument.substr(1), "program");
 }
 
 } // namespace siskin::cli

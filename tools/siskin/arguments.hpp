@@ -22,6 +22,8 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
                                                      const std::string& option);
 /// Number of subscripts each tensor is accessed with in the program.
 std::map<std::string, int> access_arity(const ir::Program& program);
+/// The contents of a file; throws "cannot read <what> file 'path'".
+std::string read_text_file(const std::string& path, const std::string& what);
 /// The program text: the argument itself, or the contents of FILE for "@FILE".
 std::string program_text(const std::string& argument);
 

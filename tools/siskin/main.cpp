@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     siskin::cli::add_run_command(app);
     siskin::cli::add_demo_command(app);
+    siskin::cli::add_check_function_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

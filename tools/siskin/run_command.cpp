@@ -11,6 +11,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "siskin/error.hpp"
+#include "siskin/functions.hpp"
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/reference.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 struct RunOptions {
     std::string program;
-    std::vector<std::string> inputs, outputs, fills, types, prints;
+    std::vector<std::string> inputs, outputs, fills, types, prints, function_files;
     std::string stats_path;
     int repeat = 1;
     bool interpret = false;
@@ -44,6 +45,7 @@ int dimensions_of(const std::map<std::string, int>& arity, const std::string& na
 }
 
 void run(const RunOptions& o) {
+    for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
     ir::Program program = ir::parse_program(program_text(o.program));
     auto arity = access_arity(program);
     auto program_outputs = program.outputs();
@@ -158,6 +160,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
     cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
     cmd->add_option("--print", options->prints, "Print tensor NAME after the run");
+    cmd->add_option("--functions", options->function_files,
+                    "File of function definitions (def and case forms) the program may call");
     cmd->add_option("--stats", options->stats_path, "Write timing and storage statistics as JSON");
     cmd->add_option("--repeat", options->repeat, "Run the program N times (for --stats)")
         ->check(CLI::PositiveNumber);

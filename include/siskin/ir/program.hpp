@@ -13,6 +13,10 @@
 
 #include "siskin/value.hpp"
 
+namespace siskin {
+class FunctionDef; // siskin/functions.hpp
+}
+
 namespace siskin::ir {
 
 struct Position {
@@ -163,6 +167,9 @@ struct Block final : StmtNode {
 
 struct Program {
     Stmt body;
+    /// The functions the program text defines (`def`, before the statements), in order. They
+    /// are registered as operators when the text is parsed; this list is for printing.
+    std::vector<std::shared_ptr<const FunctionDef>> functions = {};
     /// Tensors assigned anywhere in the program, in order of first assignment.
     std::vector<std::string> outputs() const;
     /// Tensors only read, in order of first appearance.
@@ -172,6 +179,7 @@ struct Program {
 /// Structural equality (positions ignored).
 bool equal(const Expr& a, const Expr& b);
 bool equal(const Stmt& a, const Stmt& b);
-inline bool equal(const Program& a, const Program& b) { return equal(a.body, b.body); }
+/// Equal bodies and equal function definitions (the same FunctionDef::to_string()).
+bool equal(const Program& a, const Program& b);
 
 } // namespace siskin::ir

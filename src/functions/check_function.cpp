@@ -1,0 +1,77 @@
+// check_function: the declared properties through the algebra's check_properties (the same
+// sample values and counterexample messages as for the builtins), then every special case
+// against the body alone.
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "algebra/samples.hpp"
+#include "functions/interpreter.hpp"
+#include "functions/operator_adapter.hpp"
+#include "siskin/error.hpp"
+#include "siskin/functions.hpp"
+
+namespace siskin {
+
+namespace {
+
+constexpr int kExamplesPerCase = 3;
+
+std::string show(const Scalar& s) {
+    return fmt::format("{} {}", type_name(s.type()), s.to_string());
+}
+
+std::string call_text(const std::string& name, const std::vector<Scalar>& args) {
+    std::string s = name + "(";
+    for (size_t k = 0; k < args.size(); ++k) s += (k ? ", " : "") + show(args[k]);
+    return s + ")";
+}
+
+void check_cases(const functions::Code& code, std::vector<PropertyViolation>& out) {
+    for (size_t c = 0; c < code.cases.size(); ++c) {
+        const functions::CodeCase& kase = code.cases[c];
+        int reported = 0;
+        // Every argument the case leaves free runs over the samples of its parameter type.
+        std::vector<std::vector<Scalar>> samples;
+        for (size_t k = 0; k < code.params.size(); ++k)
+            samples.push_back(kase.fixed[k] ? std::vector<Scalar>{*kase.fixed[k]}
+                                            : algebra::sample_values(code.params[k]));
+        std::vector<Scalar> args(samples.size());
+        std::function<void(size_t)> each = [&](size_t k) {
+            if (reported >= kExamplesPerCase) return;
+            if (k < samples.size()) {
+                for (const Scalar& s : samples[k]) {
+                    args[k] = s;
+                    each(k + 1);
+                }
+                return;
+            }
+            std::string prefix =
+                fmt::format("case {}: at {}", kase.text, call_text(code.name, args));
+            try {
+                Scalar by_case = functions::interpret_case(code, c, args);
+                Scalar by_body = functions::interpret(code, args, false);
+                if (!by_case.same(by_body)) {
+                    out.push_back({"case", fmt::format("{} the case gives {} but the body gives {}",
+                                                       prefix, show(by_case), show(by_body))});
+                    ++reported;
+                }
+            } catch (const Error& e) {
+                out.push_back({"case", fmt::format("{} it throws: {}", prefix, e.message())});
+                ++reported;
+            }
+        };
+        each(0);
+    }
+}
+
+} // namespace
+
+std::vector<PropertyViolation> check_function(const FunctionDef& def) {
+    functions::BuiltFunction built = functions::build_function(def);
+    std::vector<PropertyViolation> out = check_properties(built.op);
+    check_cases(*built.code, out);
+    return out;
+}
+
+} // namespace siskin
