@@ -65,6 +65,9 @@ cast::Expr LowerCtx::apply(const Operator& op, const std::vector<ValueType>& typ
         }
         ValueType result = op.result_type(types);
         std::string body = c_expression(op, types, params);
+        // A user function's C definition must precede the helper that calls it; it carries its
+        // own include guard, so emitting it once per signature is harmless.
+        if (!op.c_definition.empty()) helper_defs_.push_back(op.c_definition + "\n");
         helper_defs_.push_back(fmt::format("static inline {} {}({}) {{ return {}; }}\n",
                                            c_type_name(result), name, decl, body));
         it = helper_names_.emplace(signature, name).first;
