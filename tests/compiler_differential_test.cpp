@@ -75,19 +75,29 @@ struct Gen {
 
     std::string width() { return chance(rng, 0.5) ? "@32" : "@64"; }
     std::string matrix_format() {
-        static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo"};
-        static const std::vector<std::string> cols{"dense", "csc", "dcsc"};
+        static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo", "dense(0)/band(1)",
+                                                   "dense(0)/rle(1)", "dense(0)/bytemap(1)"};
+        static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
+                                                   "dense(1)/rle(0)", "dense(1)/bytemap(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
-    std::string vector_format() { return chance(rng, 0.5) ? "dense" : "sparselist(0)" + width(); }
+    std::string vector_format() {
+        if (chance(rng, 0.4)) return "dense";
+        static const std::vector<std::string> sparse{"sparselist(0)", "sparselist(0)", "band(0)",
+                                                     "rle(0)", "bytemap(0)"};
+        return pick(rng, sparse) + width();
+    }
+    // A sparse vector output: appended in order, or the random-access bytemap.
+    Format vector_output() { return Format::parse(chance(rng, 0.7) ? "sparselist(0)" : "bytemap(0)", 1); }
     std::string loops(const std::string& body) {
         return row_major ? "for i { for j { " + body + " } }" : "for j { for i { " + body + " } }";
     }
     // A matrix output format that the loop order can append in order.
     std::optional<Format> matrix_output() {
-        int k = pick(rng, 3);
+        int k = pick(rng, 4);
         if (k == 0) return std::nullopt; // dense
+        if (k == 3) return Format::parse(row_major ? "dense(0)/bytemap(1)" : "dense(1)/bytemap(0)", 2);
         if (row_major) return Format::parse(k == 1 ? "csr" : "dcsr", 2);
         return Format::parse(k == 1 ? "csc" : "dcsc", 2);
     }
@@ -117,13 +127,14 @@ Case make_case(Rng& rng) {
         std::string pa = "", px = "";
         c.inputs["A"] = g.matrix(t, additive_fill(rng, t));
         c.inputs["x"] = g.vector(g.n, t, additive_fill(rng, t), true);
-        bool sparse_rows = c.inputs["A"].format.rfind("csr", 0) == 0 || c.inputs["A"].format.rfind("dcsr", 0) == 0;
+        const std::string& fa = c.inputs["A"].format;
+        bool sparse_rows = fa.rfind("dense@", 0) != 0 && fa.rfind("coo", 0) != 0;
         if (sparse_rows && g.row_major && chance(rng, 0.5)) pa = chance(rng, 0.5) ? "gallop" : "follow";
         if (c.inputs["x"].format != "dense" && chance(rng, 0.5)) px = pick(rng, std::vector<std::string>{"walk", "gallop", "follow"});
         auto wrap = [](const std::string& p, const std::string& i) { return p.empty() ? i : p + "(" + i + ")"; };
         c.what = "spmv";
         c.program = g.loops("y[i] += A[i, " + wrap(pa, "j") + "] * x[" + wrap(px, "j") + "]");
-        if (g.row_major && chance(rng, 0.4)) c.outputs["y"].format = Format::parse("sparselist(0)", 1);
+        if (g.row_major && chance(rng, 0.4)) c.outputs["y"].format = g.vector_output();
         break;
     }
     case 1: { // row and column sums
@@ -131,7 +142,9 @@ Case make_case(Rng& rng) {
         bool rows = chance(rng, 0.5);
         c.what = rows ? "row sums" : "column sums";
         c.program = g.loops(rows ? "y[i] += A[i, j]" : "y[j] += A[i, j]");
-        if (rows == g.row_major && chance(rng, 0.4)) c.outputs["y"].format = Format::parse("sparselist(0)", 1);
+        if (rows == g.row_major && chance(rng, 0.4)) c.outputs["y"].format = g.vector_output();
+        // A bytemap takes writes in any order.
+        else if (chance(rng, 0.3)) c.outputs["y"].format = Format::parse("bytemap(0)", 1);
         break;
     }
     case 2: { // scalar reductions with + min max
@@ -186,7 +199,7 @@ Case make_case(Rng& rng) {
             text.replace(at, name.size() + 3, name + "[" + proto + "(i)]");
         }
         c.program = "for i { w[i] = " + text + " }";
-        if (chance(rng, 0.6)) c.outputs["w"].format = Format::parse("sparselist(0)", 1);
+        if (chance(rng, 0.6)) c.outputs["w"].format = g.vector_output();
         break;
     }
     case 7: { // two outputs

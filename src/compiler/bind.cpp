@@ -44,9 +44,10 @@ void check_signature(const std::string& name, const TensorSignature& sig, bool o
             throw Error(fmt::format("the format of {} ('{}') must give every level an index width "
                                     "(@32 or @64) to be compiled",
                                     name, sig.format.to_string()));
-        if (output && level.kind != "dense" && level.kind != "sparselist")
-            throw Error(fmt::format("output {} has a {} level; compiled code can write dense and "
-                                    "sparselist levels only, so far",
+        if (output && level.kind != "dense" && level.kind != "sparselist" &&
+            level.kind != "sparsebytemap")
+            throw Error(fmt::format("output {} has a {} level; compiled code can write dense, "
+                                    "sparselist and sparsebytemap levels only, so far",
                                     name, level.kind),
                         Error::Kind::Unsupported);
     }

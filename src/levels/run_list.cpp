@@ -15,12 +15,99 @@
 
 #include <fmt/format.h>
 
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// RunList, codegen face. Fibre r holds runs pos[r] .. pos[r+1]-1; run q ends (exclusive) at
+// right[q] and its value is the leaf at q. Every protocol but follow reads the fibre as
+//   Thunk(q = pos[r], q_end = pos[r+1]) Stepper(stop = right[q], chunk = Run(child(q)), next = q++)
+// so a run is one step whatever its length, and the lowerer integrates the body over it (a sum
+// over a run is `s += len * v`, not a loop). A seek gallops over right to the first run ending
+// past the start. follow (and random access) binary-search right for the run holding i.
+// Writing a runlist is not supported yet.
+class RunListCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+                return locate_at(c, *fiber, i);
+            });
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        cast::Expr right = t.buffer(f.level, "right").data_var();
+        ValueType itype = t.index_type(f.level);
+        const cast::Expr& r = f.pos.front();
+        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
+            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
+        };
+        auto s = std::make_shared<Stepper>(cast::at(right, q));
+        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
+            if (c_constant(start) == 0) return {};
+            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
+            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
+            return {cast::assign(q, cast::call(fn, {right, q, q_end, target}))};
+        };
+        s->chunk = [fiber, q](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
+            return make_looplet<Run>(child_fiber(c, *fiber, {q}, fiber->dirty));
+        };
+        s->next = {cast::Increment::make(q)};
+        s->stop_bounds = {t.level_dim(f.level)};
+        return make_looplet<Thunk>(std::move(pre), s, std::vector<cast::Stmt>{});
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    bool random_write() const override { return false; }
+    void declare(LowerCtx&, const TensorBinding& t, int) const override { refuse(t); }
+    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&,
+                    const cast::Expr&) const override { refuse(t); }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
+    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
+        refuse(t);
+    }
+
+private:
+    [[noreturn]] static void refuse(const TensorBinding& t) {
+        throw Error("output " + t.name + " has a runlist level; compiled code cannot write "
+                    "runlist levels yet",
+                    Error::Kind::Unsupported);
+    }
+
+    // The run holding coordinate c: the first of the fibre whose end is past c. The runs cover
+    // the whole fibre, so it always exists.
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        cast::Expr right = t.buffer(f.level, "right").data_var();
+        ValueType itype = t.index_type(f.level);
+        const cast::Expr& r = f.pos.front();
+        std::string q = ctx.fresh("q");
+        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
+        std::vector<cast::Stmt> pre{cast::Decl::make(
+            cast::Type::of(ValueType::Int64), q,
+            cast::call(fn, {right, cast::at(pos, r), cast::at(pos, c_add(r, 1)),
+                            cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
+        return Hoist::make(std::move(pre), child_fiber(ctx, f, {cast::var(q)}, f.dirty), {});
+    }
+};
 
 class RunListLevel final : public LevelFormat {
 public:
@@ -136,6 +223,11 @@ public:
         }
         if (lo < pos[parent + 1]) return lo;
         return std::nullopt;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const RunListCodegen face;
+        return &face;
     }
 };
 

@@ -12,12 +12,108 @@
 
 #include <fmt/format.h>
 
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// SparseBand, codegen face. With b_end = idx[r], b_start = b_end - (ofs[r+1] - ofs[r]) and
+// b_base = ofs[r+1] - b_end (coordinate i of the block is at position b_base + i), every
+// protocol but follow reads fibre r as
+//   Thunk(b_start, b_end, b_base) Sequence[Phase(b_start, Run(fill)),
+//                                          Phase(b_end, Lookup(i -> child(b_base + i))),
+//                                          Phase(Run(fill))]
+// so nothing outside the block is visited; follow and random access test the block bounds.
+// Writing a sparseband is not supported yet.
+struct Band {
+    cast::Expr start, end, base;
+};
+
+class SparseBandCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+                return locate_at(c, *fiber, i);
+            });
+        std::vector<cast::Stmt> pre;
+        Band b = bounds(ctx, f, pre);
+        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+        LoopletPtr block = make_looplet<Lookup>([fiber, b](LowerCtx& c, const cast::Expr& i) {
+            return child_fiber(c, *fiber, {c_add(b.base, i)}, fiber->dirty);
+        });
+        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+            {b.start, [fill](LowerCtx&, const Extent&) { return fill; }},
+            {b.end, [block](LowerCtx&, const Extent&) { return block; }},
+            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                                   std::vector<Fact>{{c_int(0), b.start},
+                                                     {b.start, b.end},
+                                                     {b.end, f.tensor->level_dim(f.level)}});
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    bool random_write() const override { return false; }
+    void declare(LowerCtx&, const TensorBinding& t, int) const override { refuse(t); }
+    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&,
+                    const cast::Expr&) const override { refuse(t); }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
+    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
+        refuse(t);
+    }
+
+private:
+    [[noreturn]] static void refuse(const TensorBinding& t) {
+        throw Error("output " + t.name + " has a sparseband level; compiled code cannot write "
+                    "sparseband levels yet",
+                    Error::Kind::Unsupported);
+    }
+
+    // Declares the block bounds of fibre f into `pre`.
+    static Band bounds(LowerCtx& ctx, const Fiber& f, std::vector<cast::Stmt>& pre) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr ofs = t.buffer(f.level, "ofs").data_var();
+        cast::Expr idx = t.buffer(f.level, "idx").data_var();
+        const cast::Expr& r = f.pos.front();
+        auto i64 = cast::Type::of(ValueType::Int64);
+        Band b{cast::var(ctx.fresh("b_start")), cast::var(ctx.fresh("b_end")),
+               cast::var(ctx.fresh("b_base"))};
+        cast::Expr next = cast::at(ofs, c_add(r, 1));
+        pre.push_back(cast::Decl::make(i64, b.end.as<cast::Var>().name, cast::at(idx, r)));
+        pre.push_back(cast::Decl::make(i64, b.base.as<cast::Var>().name,
+                                       c_sub(next, b.end)));
+        pre.push_back(cast::Decl::make(
+            i64, b.start.as<cast::Var>().name,
+            c_sub(b.end, c_sub(next, cast::at(ofs, r)))));
+        return b;
+    }
+
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        std::vector<cast::Stmt> pre;
+        Band b = bounds(ctx, f, pre);
+        cast::Expr inside = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Le, b.start, c),
+                                      cast::bin(cast::BinaryOp::Lt, c, b.end));
+        auto sel = std::make_shared<Select>(
+            std::vector<Select::Case>{{inside, child_fiber(ctx, f, {c_add(b.base, c)}, f.dirty)},
+                                      {std::nullopt, fill_leaf(f)}},
+            f.type);
+        return Hoist::make(std::move(pre), sel, {});
+    }
+};
 
 class SparseBandLevel final : public LevelFormat {
 public:
@@ -109,6 +205,11 @@ public:
         int64_t end = idx[parent], start = end - (ofs[parent + 1] - ofs[parent]);
         if (coords[0] >= start && coords[0] < end) return ofs[parent] + coords[0] - start;
         return std::nullopt;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const SparseBandCodegen face;
+        return &face;
     }
 };
 

@@ -12,12 +12,139 @@
 
 #include <fmt/format.h>
 
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
+#include "levels/sorted_walk.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::levels {
 
 namespace {
+
+using namespace siskin::compiler;
+
+// SparseByteMap, codegen face. Slot q = r*n + i of fibre r is used when tbl[q].
+// Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over srt[pos[r] ..
+// pos[r+1]-1], child position r*n + srt[p]; follow (and random access) is
+//   Lookup(i -> Select(tbl[r*n+i]: child(r*n+i), else fill)).
+// Writing (the Gustavson workspace) is random access: writing below slot q sets tbl[q] (tbl[q]
+// is the child's dirty flag). freeze scans the slots once, in order: a used slot whose leaf
+// holds the fill is dropped, the others' coordinates go to srt, so srt comes out sorted and
+// pos counts them. Only the last level of an output may be a sparsebytemap.
+class SparseByteMapCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+                return locate_at(c, *fiber, i);
+            });
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        const cast::Expr& r = f.pos.front();
+        return sorted_fibre(ctx, f, t.buffer(f.level, "srt").data_var(), cast::at(pos, r),
+                            cast::at(pos, c_add(r, 1)), protocol == "gallop",
+                            c_mul(r, t.level_dim(f.level)));
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    bool random_write() const override { return true; }
+
+    void declare(LowerCtx&, const TensorBinding& t, int level) const override {
+        if (level + 1 != t.num_levels())
+            throw Error("output " + t.name + " has a sparsebytemap level above another level; "
+                        "compiled code can write a sparsebytemap as the last level only",
+                        Error::Kind::Unsupported);
+    }
+
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        cast::Expr n = t.level_dim(level);
+        const BufferBinding& tbl = t.buffer(level, "tbl");
+        ctx.emit(ctx.reserve(tbl, c_mul(hi, n)));
+        emit_range_loop(ctx, c_mul(lo, n), c_mul(hi, n), [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{
+                cast::assign(cast::at(tbl.data_var(), k), cast::lit(Scalar::of(false)))};
+        });
+        init_child_slots(ctx, t, level, c_mul(lo, n), c_mul(hi, n));
+    }
+
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+            return write_at(c, *fiber, i);
+        });
+    }
+
+    LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
+        return write_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        cast::Expr n = t.level_dim(level);
+        const BufferBinding& pos = t.buffer(level, "pos");
+        const BufferBinding& tbl = t.buffer(level, "tbl");
+        const BufferBinding& srt = t.buffer(level, "srt");
+        ValueType itype = t.index_type(level);
+        cast::Expr count = ctx.local(t.name + "_used" + std::to_string(level), c_int(0));
+        ctx.emit(ctx.reserve(pos, c_add(parents, 1)));
+        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& r) {
+            std::vector<cast::Stmt> row = ctx.capture([&] {
+                emit_range_loop(ctx, c_int(0), n, [&](const cast::Expr& i) {
+                    cast::Expr q = c_add(c_mul(r, n), i);
+                    cast::Expr used = cast::at(tbl.data_var(), q);
+                    std::vector<cast::Stmt> keep = ctx.reserve(srt, c_add(count, 1));
+                    keep.push_back(cast::assign(cast::at(srt.data_var(), count),
+                                                cast::Cast::make(cast::Type::of(itype), i)));
+                    keep.push_back(cast::Increment::make(count));
+                    cast::Stmt drop = cast::assign(used, cast::lit(Scalar::of(false)));
+                    return std::vector<cast::Stmt>{cast::If::make(
+                        used, cast::If::make(leaf_codegen(t.format.leaf()).holds_value(ctx, t, q),
+                                             cast::Block::make(keep), drop))};
+                });
+            });
+            row.push_back(cast::assign(cast::at(pos.data_var(), c_add(r, 1)), count));
+            return row;
+        });
+        cast::Expr slots = c_mul(parents, n);
+        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+        ctx.emit(cast::assign(cast::Field::make(tbl.raw_var(), "size"), slots));
+        ctx.emit(cast::assign(cast::Field::make(srt.raw_var(), "size"), count));
+        return slots;
+    }
+
+private:
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
+        cast::Expr used = cast::at(t.buffer(f.level, "tbl").data_var(), q);
+        return std::make_shared<Select>(
+            std::vector<Select::Case>{{used, child_fiber(ctx, f, {q}, f.dirty)},
+                                      {std::nullopt, fill_leaf(f)}},
+            f.type);
+    }
+
+    // The child's dirty flag is tbl[q]; a write also marks the parent's flag.
+    static LExpr write_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
+        cast::Expr used = cast::at(t.buffer(f.level, "tbl").data_var(), q);
+        LExpr inner = child_fiber(ctx, f, {q}, used);
+        if (!f.dirty) return inner;
+        std::vector<cast::Stmt> post{
+            cast::If::make(used, cast::assign(*f.dirty, cast::lit(Scalar::of(true))))};
+        return Hoist::make(std::vector<cast::Stmt>{}, inner, std::move(post));
+    }
+};
 
 int64_t checked_slots(int64_t num_parents, int64_t n) {
     if (n != 0 && num_parents > std::numeric_limits<int64_t>::max() / n)
@@ -108,6 +235,11 @@ public:
         int64_t q = parent * mode_extent(s.spec, shape, 0) + coords[0];
         if (s.buffer("tbl").data<bool>()[q]) return q;
         return std::nullopt;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const SparseByteMapCodegen face;
+        return &face;
     }
 };
 

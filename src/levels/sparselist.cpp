@@ -5,6 +5,7 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
+#include "levels/sorted_walk.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/tensor_binding.hpp"
 
@@ -17,57 +18,14 @@ using namespace siskin::compiler;
 // SparseList, codegen face. Fibre r holds positions pos[r] .. pos[r+1]-1 with sorted
 // coordinates crd[q].
 //
-// Reading (p, p_end, last: locals of a Thunk run before the loop; last = crd[p_end-1] + 1):
-//   walk    Sequence[Phase(stop = last, Stepper(stop = crd[p]+1, chunk = Spike(fill, child(p)),
-//                                               next = p++)),
-//                    Phase(Run(fill))]
-//   gallop  the same with a Jumper whose chunk is that Spike when the step ends at its stop,
-//           else the walk Stepper (the leader jumped over several of its entries)
+// Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over crd, child
+// position p;
 //   follow  Lookup(i -> binary search for i; Select(found: child(q), else: fill))
 // Writing: in coordinate order only. The loop over the fibre opens one slot at the level's
 // next free position for each coordinate, and commits it (crd[n] = i; n++) only when something
 // that differs from the fill was written below it: the stored set is exactly the non-fill set.
 cast::Expr idx(const cast::Expr& base, const cast::Expr& i) { return cast::at(base, i); }
 cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
-
-struct Walk {
-    cast::Expr crd, p, end, last, dim;
-    ValueType index_type;
-};
-
-// Statements moving p to the first entry whose coordinate is >= start.
-std::vector<cast::Stmt> seek(const Walk& w, const cast::Expr& start) {
-    if (c_constant(start) == 0) return {};
-    std::string fn = "siskin_gallop_" + std::string(search_suffix(w.index_type));
-    cast::Expr target = cast::Cast::make(cast::Type::of(w.index_type), start);
-    return {cast::assign(w.p, cast::call(fn, {w.crd, w.p, w.end, target}))};
-}
-
-LoopletPtr walk_stepper(const Walk& w, const std::shared_ptr<const Fiber>& f) {
-    auto s = std::make_shared<Stepper>(c_add(idx(w.crd, w.p), 1));
-    s->seek = [w](LowerCtx&, const cast::Expr& start) { return seek(w, start); };
-    s->chunk = [w, f](LowerCtx& ctx, const cast::Expr&) -> LoopletPtr {
-        return make_looplet<Spike>(fill_leaf(*f), child_fiber(ctx, *f, {w.p}, f->dirty));
-    };
-    s->next = {cast::Increment::make(w.p)};
-    s->stop_bounds = {w.last, w.dim};
-    s->positions = PositionLoop{w.p, w.end, w.last};
-    return s;
-}
-
-LoopletPtr gallop_jumper(const Walk& w, const std::shared_ptr<const Fiber>& f) {
-    auto j = std::make_shared<Jumper>(c_add(idx(w.crd, w.p), 1));
-    j->seek = [w](LowerCtx&, const cast::Expr& start) { return seek(w, start); };
-    j->chunk = [w, f](LowerCtx& ctx, const cast::Expr& stop, const Extent& ext) -> LoopletPtr {
-        LoopletPtr own = make_looplet<Spike>(fill_leaf(*f), child_fiber(ctx, *f, {w.p}, f->dirty));
-        if (ctx.prover().eq(ext.hi, stop)) return own;
-        return make_looplet<Switch>(std::vector<Switch::Case>{
-            {cast::bin(cast::BinaryOp::Eq, ext.hi, stop), own}, {std::nullopt, walk_stepper(w, f)}});
-    };
-    j->next = {cast::Increment::make(w.p)};
-    j->stop_bounds = {w.last, w.dim};
-    return j;
-}
 
 class SparseListCodegen final : public LevelCodegen {
 public:
@@ -81,25 +39,9 @@ public:
             });
         const TensorBinding& t = *f.tensor;
         cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        Walk w{t.buffer(f.level, "crd").data_var(), cast::var(ctx.fresh("p")),
-               cast::var(ctx.fresh("p_end")), cast::var(ctx.fresh("p_last")), t.level_dim(f.level),
-               t.index_type(f.level)};
         const cast::Expr& r = f.pos.front();
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, w.p.as<cast::Var>().name, idx(pos, r)),
-            cast::Decl::make(i64, w.end.as<cast::Var>().name, idx(pos, c_add(r, 1))),
-            cast::Decl::make(i64, w.last.as<cast::Var>().name,
-                             cast::Ternary::make(lt(w.p, w.end), c_add(idx(w.crd, c_add(w.end, -1)), 1),
-                                                 c_int(0))),
-        };
-        LoopletPtr stepper = protocol == "gallop" ? gallop_jumper(w, fiber) : walk_stepper(w, fiber);
-        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
-        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
-            {w.last, [stepper](LowerCtx&, const Extent&) { return stepper; }},
-            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
-        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
-                                   std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});
+        return sorted_fibre(ctx, f, t.buffer(f.level, "crd").data_var(), idx(pos, r),
+                            idx(pos, c_add(r, 1)), protocol == "gallop", std::nullopt);
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {

@@ -1,0 +1,86 @@
+// Walking and galloping over a sorted coordinate list (see sorted_walk.hpp):
+//   walk    Sequence[Phase(stop = last, Stepper(stop = crd[p]+1, chunk = Spike(fill, child(p)),
+//                                               next = p++)),
+//                    Phase(Run(fill))]
+//   gallop  the same with a Jumper whose chunk is that Spike when the step ends at its stop,
+//           else the walk Stepper (the leader jumped over several of its entries)
+#include "levels/sorted_walk.hpp"
+
+#include "compiler/lower.hpp"
+#include "compiler/tensor_binding.hpp"
+
+namespace siskin::levels {
+
+using namespace siskin::compiler;
+
+namespace {
+
+cast::Expr idx(const cast::Expr& base, const cast::Expr& i) { return cast::at(base, i); }
+cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
+
+cast::Expr child_pos(const SortedWalk& w) {
+    return w.base ? c_add(*w.base, idx(w.crd, w.p)) : w.p;
+}
+
+LoopletPtr own_spike(LowerCtx& ctx, const SortedWalk& w, const Fiber& f) {
+    return make_looplet<Spike>(fill_leaf(f), child_fiber(ctx, f, {child_pos(w)}, f.dirty));
+}
+
+LoopletPtr walk_stepper(const SortedWalk& w, const std::shared_ptr<const Fiber>& f) {
+    auto s = std::make_shared<Stepper>(c_add(idx(w.crd, w.p), 1));
+    s->seek = [w](LowerCtx&, const cast::Expr& start) { return sorted_seek(w, start); };
+    s->chunk = [w, f](LowerCtx& ctx, const cast::Expr&) { return own_spike(ctx, w, *f); };
+    s->next = {cast::Increment::make(w.p)};
+    s->stop_bounds = {w.last, w.dim};
+    s->positions = PositionLoop{w.p, w.end, w.last};
+    return s;
+}
+
+LoopletPtr gallop_jumper(const SortedWalk& w, const std::shared_ptr<const Fiber>& f) {
+    auto j = std::make_shared<Jumper>(c_add(idx(w.crd, w.p), 1));
+    j->seek = [w](LowerCtx&, const cast::Expr& start) { return sorted_seek(w, start); };
+    j->chunk = [w, f](LowerCtx& ctx, const cast::Expr& stop, const Extent& ext) -> LoopletPtr {
+        LoopletPtr own = own_spike(ctx, w, *f);
+        if (ctx.prover().eq(ext.hi, stop)) return own;
+        return make_looplet<Switch>(std::vector<Switch::Case>{
+            {cast::bin(cast::BinaryOp::Eq, ext.hi, stop), own}, {std::nullopt, walk_stepper(w, f)}});
+    };
+    j->next = {cast::Increment::make(w.p)};
+    j->stop_bounds = {w.last, w.dim};
+    return j;
+}
+
+} // namespace
+
+std::vector<cast::Stmt> sorted_seek(const SortedWalk& w, const cast::Expr& start) {
+    if (c_constant(start) == 0) return {};
+    std::string fn = "siskin_gallop_" + std::string(search_suffix(w.index_type));
+    cast::Expr target = cast::Cast::make(cast::Type::of(w.index_type), start);
+    return {cast::assign(w.p, cast::call(fn, {w.crd, w.p, w.end, target}))};
+}
+
+LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, const cast::Expr& pos_lo,
+                        const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base) {
+    const TensorBinding& t = *f.tensor;
+    auto fiber = std::make_shared<const Fiber>(f);
+    SortedWalk w{crd, cast::var(ctx.fresh("p")), cast::var(ctx.fresh("p_end")),
+                 cast::var(ctx.fresh("p_last")), t.level_dim(f.level), t.index_type(f.level),
+                 std::move(base)};
+    auto i64 = cast::Type::of(ValueType::Int64);
+    std::vector<cast::Stmt> pre{
+        cast::Decl::make(i64, w.p.as<cast::Var>().name, pos_lo),
+        cast::Decl::make(i64, w.end.as<cast::Var>().name, pos_hi),
+        cast::Decl::make(i64, w.last.as<cast::Var>().name,
+                         cast::Ternary::make(lt(w.p, w.end), c_add(idx(w.crd, c_add(w.end, -1)), 1),
+                                             c_int(0))),
+    };
+    LoopletPtr stepper = gallop ? gallop_jumper(w, fiber) : walk_stepper(w, fiber);
+    LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+    LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+        {w.last, [stepper](LowerCtx&, const Extent&) { return stepper; }},
+        {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+    return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                               std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});
+}
+
+} // namespace siskin::levels
