@@ -45,6 +45,12 @@ struct TensorSignature {
 
 struct CompileOptions {
     codegen::JitOptions jit;
+    /// Instrument the generated C: every execution of a loop body (each `for` and `while`
+    /// iteration, at every nesting depth) adds one to a counter that Kernel::last_work()
+    /// reports after run(). A binary search in a prelude helper (a `follow` read, a seek) counts
+    /// as no iteration of its own. Meant for tests and profiling: it slows the kernel a little,
+    /// and concurrent runs of one instrumented kernel share the counter.
+    bool count_work = false;
 };
 
 class Kernel {
@@ -55,13 +61,17 @@ public:
 
     /// The generated C.
     const std::string& c_source() const;
-    /// Inputs, then outputs, in the order of the kernel's buffers.
+    /// Inputs, then outputs, in the order of the kernel's buffers. Inputs include the transposed
+    /// temporaries Kernel::run builds (concordize); outputs leave out its workspaces.
     const std::vector<std::string>& inputs() const;
     const std::vector<std::string>& outputs() const;
     const TensorSignature& signature(const std::string& tensor) const;
     /// Whether the shared object came from the cache, and the C compiler's time (0 on a hit).
     codegen::CacheStatus cache() const;
     double compile_ms() const;
+    /// Loop-body executions of the last run() (see CompileOptions::count_work); -1 when the
+    /// kernel was compiled without count_work or has not run yet.
+    int64_t last_work() const;
 
     /// Empty output tensors of the given shapes, in the output signatures, ready for run().
     std::map<std::string, Tensor> prepare(const std::map<std::string, std::vector<int64_t>>& shapes) const;

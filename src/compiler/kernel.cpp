@@ -2,6 +2,7 @@
 // generated code relies on, the call, and the status turned into an Error.
 #include <fmt/format.h>
 
+#include "compiler/count_work.hpp"
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
 #include "compiler/pipeline.hpp"
@@ -36,8 +37,27 @@ void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset) {
 
 } // namespace
 
-void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
+void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                        std::map<std::string, Tensor>& outputs, bool check_finite) const {
+    // Transposed temporaries (concordize): the source is checked against the signature the
+    // kernel was compiled for, then converted.
+    std::map<std::string, const Tensor*> inputs = given;
+    std::map<std::string, Tensor> temps;
+    for (const auto& t : plan.transposes) {
+        auto it = given.find(t.source);
+        if (it == given.end() || !it->second)
+            throw Error(fmt::format("input {} of the kernel is missing", t.source));
+        TensorSignature got = TensorSignature::of(*it->second);
+        if (!t.source_signature.matches(got))
+            throw Error(fmt::format("input {} is {}, but the kernel was compiled for {}", t.source,
+                                    got.to_string(), t.source_signature.to_string()));
+        if (t.source_signature.finite && check_finite && !finite_values(*it->second))
+            throw Error(fmt::format("input {} holds inf or NaN, but the kernel was compiled for "
+                                    "finite values only",
+                                    t.source));
+        auto pos = temps.emplace(t.temp, it->second->convert(t.signature.format)).first;
+        inputs[t.temp] = &pos->second;
+    }
     std::map<std::string, const Tensor*> all;
     for (const auto& name : plan.inputs) {
         auto it = inputs.find(name);
@@ -48,13 +68,30 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
         if (!want.matches(got))
             throw Error(fmt::format("input {} is {}, but the kernel was compiled for {}", name,
                                     got.to_string(), want.to_string()));
-        if (want.finite && check_finite && !finite_values(*it->second))
+        if (want.finite && check_finite && !temps.count(name) && !finite_values(*it->second))
             throw Error(fmt::format("input {} holds inf or NaN, but the kernel was compiled for "
                                     "finite values only",
                                     name));
         all.emplace(name, it->second);
     }
+    std::map<std::string, Tensor> scratch; // workspaces
+    for (const auto& w : plan.workspaces) {
+        auto like = outputs.find(w.like.tensor);
+        if (like == outputs.end())
+            throw Error(fmt::format("output {} of the kernel is missing", w.like.tensor));
+        const TensorSignature& s = plan.signatures.at(w.name);
+        scratch.emplace(w.name, Tensor({like->second.shape().at(static_cast<size_t>(w.like.mode))},
+                                       s.type, s.fill, s.format));
+    }
+    auto output = [&](const std::string& name) -> Tensor& {
+        auto it = scratch.find(name);
+        return it != scratch.end() ? it->second : outputs.at(name);
+    };
     for (const auto& name : plan.outputs) {
+        if (scratch.count(name)) {
+            all.emplace(name, &scratch.at(name));
+            continue;
+        }
         auto it = outputs.find(name);
         if (it == outputs.end()) throw Error(fmt::format("output {} of the kernel is missing", name));
         const TensorSignature& want = plan.signatures.at(name);
@@ -88,7 +125,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
     for (const auto& name : plan.outputs) {
-        Tensor& t = outputs.at(name);
+        Tensor& t = output(name);
         add_buffers(t, buffers, true);
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
@@ -96,6 +133,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
                   "the tensors have a different number of buffers than the kernel expects");
     dims.push_back(0); // never empty
     int status = entry(buffers.data(), dims.data());
+    if (work_counter) last_work.store(*work_counter);
     if (status == kErrAlloc)
         throw Error("the compiled kernel ran out of memory while building its outputs");
     if (status != 0)
@@ -104,7 +142,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& inputs,
 
 const std::string& Kernel::c_source() const { return impl_->plan.c_source; }
 const std::vector<std::string>& Kernel::inputs() const { return impl_->plan.inputs; }
-const std::vector<std::string>& Kernel::outputs() const { return impl_->plan.outputs; }
+const std::vector<std::string>& Kernel::outputs() const { return impl_->plan.visible_outputs; }
 const TensorSignature& Kernel::signature(const std::string& tensor) const {
     auto it = impl_->plan.signatures.find(tensor);
     if (it == impl_->plan.signatures.end())
@@ -113,11 +151,12 @@ const TensorSignature& Kernel::signature(const std::string& tensor) const {
 }
 codegen::CacheStatus Kernel::cache() const { return impl_->jit.cache; }
 double Kernel::compile_ms() const { return impl_->jit.compile_ms; }
+int64_t Kernel::last_work() const { return impl_->last_work.load(); }
 
 std::map<std::string, Tensor> Kernel::prepare(
     const std::map<std::string, std::vector<int64_t>>& shapes) const {
     std::map<std::string, Tensor> out;
-    for (const auto& name : impl_->plan.outputs) {
+    for (const auto& name : impl_->plan.visible_outputs) {
         auto it = shapes.find(name);
         if (it == shapes.end()) throw Error(fmt::format("no shape given for output {}", name));
         const TensorSignature& s = impl_->plan.signatures.at(name);
@@ -140,9 +179,11 @@ std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const std::map<std::string, TensorSignature>& tensors,
                                       const CompileOptions& options) {
     auto impl = std::make_shared<Kernel::Impl>();
-    impl->plan = compiler::plan_kernel(program, tensors);
+    impl->plan = compiler::plan_kernel(program, tensors, options.count_work);
     impl->jit = codegen::jit_compile(impl->plan.c_source, options.jit);
     impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
+    if (options.count_work)
+        impl->work_counter = static_cast<const int64_t*>(impl->jit.library->symbol(compiler::kWorkCounterSymbol));
     return std::make_shared<const Kernel>(impl);
 }
 

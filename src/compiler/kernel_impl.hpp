@@ -1,5 +1,6 @@
 #pragma once
 // The inside of a Kernel: its plan, the loaded library and the entry point.
+#include <atomic>
 #include <map>
 #include <string>
 
@@ -12,6 +13,8 @@ struct Kernel::Impl {
     compiler::KernelPlan plan;
     codegen::JitResult jit;
     int (*entry)(RawBuffer**, const int64_t*) = nullptr;
+    const int64_t* work_counter = nullptr; // with CompileOptions::count_work
+    mutable std::atomic<int64_t> last_work{-1};
 
     /// check_finite: verify the inputs compiled for finite values are (evaluate_compiled has
     /// just computed it and skips the second scan).

@@ -1,16 +1,22 @@
 #pragma once
 // The compiler's pipeline, as one visible list (pipeline.cpp):
+//   workspaces a reduction into a sparse output reordered to read in order, through a row
+//              workspace where a reduction loop then runs between the output's indices
+//   concordize discordant reads of levels that cannot locate cheaply -> transposed temporaries
 //   bind       tensors to the kernel ABI; the prologue that unpacks buffers and dimensions
 //   convert    the program into the lowering tree (refusing what is not supported yet)
 //   declare    every output's storage
 //   lower      the looplet lowerer, loop by loop (lower.hpp)
 //   freeze     every output's final buffer sizes
+//   count      (CompileOptions::count_work) a counter in every loop body
 //   print      the C text: prelude include, operator helpers, the kernel function
 #include <map>
 #include <string>
 #include <vector>
 
 #include "compiler/bind.hpp"
+#include "compiler/concordize.hpp"
+#include "compiler/workspaces.hpp"
 #include "compiler/convert.hpp"
 #include "siskin/compiler.hpp"
 
@@ -23,12 +29,21 @@ struct KernelPlan {
     std::vector<std::vector<DimRef>> dim_classes;
     std::vector<DimCheck> checks;
     int num_buffers = 0;
+    /// Temporaries Kernel::run builds from inputs before the call (inputs lists the temporaries,
+    /// not their sources, where every read was redirected).
+    std::vector<Transpose> transposes;
+    /// Temporary outputs Kernel::run allocates (outputs lists them in ABI order; visible_outputs
+    /// is outputs without them).
+    std::vector<Workspace> workspaces;
+    std::vector<std::string> visible_outputs;
 };
 
 /// The exported symbol of every kernel.
 inline constexpr const char* kKernelSymbol = "siskin_kernel";
 
+/// count_work: instrument loop bodies (compiler/count_work.hpp).
 KernelPlan plan_kernel(const ir::Program& program,
-                       const std::map<std::string, TensorSignature>& signatures);
+                       const std::map<std::string, TensorSignature>& signatures,
+                       bool count_work = false);
 
 } // namespace siskin::compiler

@@ -1,0 +1,143 @@
+#include "compiler/concordize.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "siskin/ir/visit.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+// The loop depth binding a subscript (innermost loop of that name), or -1 when the subscript is
+// not a bound index (a literal: located at whichever level holds it).
+int loop_depth(const ir::Expr& s, const std::vector<std::string>& loops) {
+    const auto* idx = s->as<ir::Index>();
+    if (!idx) return -1;
+    for (size_t d = loops.size(); d-- > 0;)
+        if (loops[d] == idx->name) return static_cast<int>(d);
+    return -1;
+}
+
+class Concordizer {
+public:
+    Concordizer(const ir::Program& program, Concordized& out) : out_(out) {
+        for (const auto& name : program.outputs()) outputs_.insert(name);
+        ir::visit(program.body, {}, [&](const ir::Expr& e) {
+            if (const auto* a = e->as<ir::Access>()) names_.insert(a->tensor);
+        });
+    }
+
+    ir::Stmt stmt(const ir::Stmt& s) {
+        switch (s->kind) {
+        case ir::StmtKind::Block: {
+            std::vector<ir::Stmt> out;
+            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
+            return ir::Block::make(std::move(out), s->pos);
+        }
+        case ir::StmtKind::For: {
+            const auto& f = *s->as<ir::For>();
+            loops_.push_back(f.index);
+            ir::Stmt body = stmt(f.body);
+            loops_.pop_back();
+            return ir::For::make(f.index, body, f.lo, f.hi, f.pos);
+        }
+        case ir::StmtKind::Assign: {
+            const auto& a = *s->as<ir::Assign>();
+            return ir::Assign::make(a.lhs, a.op, expr(a.rhs), a.pos);
+        }
+        case ir::StmtKind::If: {
+            const auto& n = *s->as<ir::If>();
+            return ir::If::make(expr(n.cond), stmt(n.then_body),
+                                n.else_body ? stmt(n.else_body) : nullptr, n.pos);
+        }
+        case ir::StmtKind::Let: {
+            const auto& n = *s->as<ir::Let>();
+            return ir::Let::make(n.name, expr(n.value), stmt(n.body), n.pos);
+        }
+        }
+        return s;
+    }
+
+private:
+    ir::Expr expr(const ir::Expr& e) {
+        return ir::mutate(e, [&](const ir::Expr& x) -> ir::Expr {
+            const auto* a = x->as<ir::Access>();
+            if (!a || outputs_.count(a->tensor) || !out_.signatures.count(a->tensor)) return x;
+            std::string temp = temporary_for(*a);
+            if (temp.empty()) return x;
+            return ir::Access::make(temp, a->indices, a->protocols, a->pos);
+        });
+    }
+
+    // The temporary serving a discordant read, or "" when the read is fine as it is.
+    std::string temporary_for(const ir::Access& a) {
+        const TensorSignature& sig = out_.signatures.at(a.tensor);
+        const auto& levels = sig.format.levels();
+        std::vector<int> order = sig.format.mode_order();
+        if (!reads_discordantly(a, sig.format, loops_)) return "";
+        std::vector<int> depth;
+        for (int mode : order) depth.push_back(loop_depth(a.indices.at(static_cast<size_t>(mode)), loops_));
+
+        // The modes sorted by loop depth (stable), dealt out to the same levels.
+        std::vector<size_t> perm(order.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::stable_sort(perm.begin(), perm.end(), [&](size_t x, size_t y) { return depth[x] < depth[y]; });
+        std::vector<LevelSpec> new_levels = levels;
+        size_t k = 0;
+        for (auto& level : new_levels)
+            for (auto& mode : level.modes) mode = order[perm[k++]];
+        TensorSignature temp_sig = sig;
+        temp_sig.format = Format(new_levels, sig.format.leaf());
+
+        for (const auto& t : out_.transposes)
+            if (t.source == a.tensor && t.signature.format == temp_sig.format) return t.temp;
+        std::string modes;
+        for (size_t x : perm) modes += fmt::format("{}", order[x]);
+        std::string name = fmt::format("{}_by{}", a.tensor, modes);
+        while (names_.count(name)) name += "_";
+        names_.insert(name);
+        out_.signatures.emplace(name, temp_sig);
+        out_.transposes.push_back({name, a.tensor, sig, temp_sig});
+        return name;
+    }
+
+    Concordized& out_;
+    std::set<std::string> outputs_, names_;
+    std::vector<std::string> loops_;
+};
+
+} // namespace
+
+bool reads_discordantly(const ir::Access& a, const Format& format, const std::vector<std::string>& loops) {
+    const auto& levels = format.levels();
+    std::vector<size_t> level_of;
+    for (size_t l = 0; l < levels.size(); ++l)
+        for (size_t m = 0; m < levels[l].modes.size(); ++m) level_of.push_back(l);
+    std::vector<int> order = format.mode_order();
+    // A level whose index is bound before an earlier level's index is located at random.
+    int deepest = -1;
+    for (size_t k = 0; k < order.size(); ++k) {
+        int d = loop_depth(a.indices.at(static_cast<size_t>(order[k])), loops);
+        // `follow` asks for random access explicitly.
+        bool follow = a.protocols.at(static_cast<size_t>(order[k])) == "follow";
+        if (d >= 0 && d < deepest && levels[level_of[k]].kind != "dense" && !follow) return true;
+        deepest = std::max(deepest, d);
+    }
+    return false;
+}
+
+Concordized concordize(const ir::Program& program,
+                       const std::map<std::string, TensorSignature>& signatures) {
+    Concordized out;
+    out.signatures = signatures;
+    Concordizer c(program, out);
+    out.program.body = c.stmt(program.body);
+    if (out.transposes.empty()) out.program = program;
+    return out;
+}
+
+} // namespace siskin::compiler

@@ -1,0 +1,35 @@
+#pragma once
+// concordize: a read whose index order goes against its tensor's level order, at a level that
+// cannot locate a coordinate cheaply (anything but dense), is served by a temporary: the same
+// tensor in a format with the same levels whose modes follow the loop order. The kernel reads
+// the temporary as an ordinary input; Kernel::run builds it from the input before the call.
+// A subscript written `follow(i)` keeps its random access (a binary search) instead.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "siskin/compiler.hpp"
+#include "siskin/ir/program.hpp"
+
+namespace siskin::compiler {
+
+/// One transposed temporary: `temp` is `source` converted to `signature.format`.
+struct Transpose {
+    std::string temp, source;
+    TensorSignature source_signature, signature;
+};
+
+struct Concordized {
+    ir::Program program;                               // discordant reads renamed to temporaries
+    std::map<std::string, TensorSignature> signatures; // the temporaries' added
+    std::vector<Transpose> transposes;
+};
+
+/// Whether reading `a` (of a tensor stored in `format`) inside `loops` (outermost first) reaches
+/// a level other than dense by random access, against its level order.
+bool reads_discordantly(const ir::Access& a, const Format& format, const std::vector<std::string>& loops);
+
+Concordized concordize(const ir::Program& program,
+                       const std::map<std::string, TensorSignature>& signatures);
+
+} // namespace siskin::compiler

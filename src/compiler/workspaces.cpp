@@ -1,0 +1,218 @@
+#include "compiler/workspaces.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/concordize.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/visit.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+// A perfect nest: loops without ranges, each holding only the next, around one assignment.
+struct Nest {
+    std::vector<const ir::For*> loops;
+    const ir::Assign* assign = nullptr;
+    ir::Stmt assign_stmt;
+};
+
+std::optional<Nest> perfect_nest(const ir::Stmt& s) {
+    Nest n;
+    ir::Stmt cur = s;
+    while (const auto* f = cur->as<ir::For>()) {
+        if (f->lo) return std::nullopt;
+        n.loops.push_back(f);
+        cur = f->body;
+    }
+    n.assign = cur->as<ir::Assign>();
+    n.assign_stmt = cur;
+    if (!n.assign || n.loops.empty()) return std::nullopt;
+    return n;
+}
+
+ir::Stmt wrap(const std::vector<std::string>& loops, size_t from, size_t to, ir::Stmt body,
+              ir::Position pos) {
+    for (size_t k = to; k-- > from;) body = ir::For::make(loops[k], body, nullptr, nullptr, pos);
+    return body;
+}
+
+class Pass {
+public:
+    Pass(const ir::Program& program, Workspaced& out) : out_(out) {
+        for (const auto& name : program.outputs()) outputs_.insert(name);
+        ir::visit(program.body, [&](const ir::Stmt& s) {
+            if (const auto* a = s->as<ir::Assign>()) ++assigns_[a->lhs->tensor];
+        }, [&](const ir::Expr& e) {
+            if (const auto* a = e->as<ir::Access>()) names_.insert(a->tensor);
+        });
+    }
+
+    ir::Stmt stmt(const ir::Stmt& s) {
+        switch (s->kind) {
+        case ir::StmtKind::Block: {
+            std::vector<ir::Stmt> out;
+            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
+            return ir::Block::make(std::move(out), s->pos);
+        }
+        case ir::StmtKind::For: {
+            if (auto n = perfect_nest(s))
+                if (auto r = rewrite(*n)) return *r;
+            const auto& f = *s->as<ir::For>();
+            loops_.push_back(f.index);
+            ir::Stmt body = stmt(f.body);
+            loops_.pop_back();
+            return ir::For::make(f.index, body, f.lo, f.hi, f.pos);
+        }
+        case ir::StmtKind::If: {
+            const auto& n = *s->as<ir::If>();
+            return ir::If::make(n.cond, stmt(n.then_body), n.else_body ? stmt(n.else_body) : nullptr, n.pos);
+        }
+        case ir::StmtKind::Let: {
+            const auto& n = *s->as<ir::Let>();
+            return ir::Let::make(n.name, n.value, stmt(n.body), n.pos);
+        }
+        case ir::StmtKind::Assign: return s;
+        }
+        return s;
+    }
+
+private:
+    std::optional<ir::Stmt> rewrite(const Nest& nest) {
+        const ir::Assign& a = *nest.assign;
+        const std::string& out = a.lhs->tensor;
+        auto sig = out_.signatures.find(out);
+        if (a.op.empty() || sig == out_.signatures.end() || assigns_[out] != 1) return std::nullopt;
+        const Format& format = sig->second.format;
+        bool sparse = std::any_of(format.levels().begin(), format.levels().end(),
+                                  [](const LevelSpec& l) { return l.kind != "dense"; });
+        if (!sparse) return std::nullopt;
+
+        std::vector<std::string> loops;
+        for (const auto* f : nest.loops) loops.push_back(f->index);
+        std::set<std::string> loop_set(loops.begin(), loops.end());
+        if (loop_set.size() != loops.size()) return std::nullopt;
+        for (const auto& l : loops_)
+            if (loop_set.count(l)) return std::nullopt;
+
+        // The output's indices in storage order: plain, distinct, bound by the nest.
+        std::vector<std::string> written;
+        for (int mode : format.mode_order()) {
+            const auto* idx = a.lhs->indices.at(static_cast<size_t>(mode))->as<ir::Index>();
+            if (!idx || !loop_set.count(idx->name)) return std::nullopt;
+            if (std::find(written.begin(), written.end(), idx->name) != written.end()) return std::nullopt;
+            written.push_back(idx->name);
+        }
+        // The inputs it reads (an output read keeps the written order).
+        std::vector<const ir::Access*> reads;
+        bool reads_output = false;
+        ir::visit(a.rhs, [&](const ir::Expr& e) {
+            const auto* r = e->as<ir::Access>();
+            if (!r) return;
+            if (outputs_.count(r->tensor)) reads_output = true;
+            else if (out_.signatures.count(r->tensor)) reads.push_back(r);
+        });
+        if (reads_output) return std::nullopt;
+
+        auto cost = [&](const std::vector<std::string>& order) {
+            std::vector<std::string> all = loops_;
+            all.insert(all.end(), order.begin(), order.end());
+            int n = 0;
+            for (const auto* r : reads) n += reads_discordantly(*r, out_.signatures.at(r->tensor).format, all);
+            return n;
+        };
+        auto is_written = [&](const std::string& i) {
+            return std::find(written.begin(), written.end(), i) != written.end();
+        };
+        // Where the first reduction index runs, and how many written indices run inside it.
+        auto split = [&](const std::vector<std::string>& order) {
+            size_t p = 0;
+            while (p < order.size() && is_written(order[p])) ++p;
+            size_t inside = 0;
+            for (size_t k = p; k < order.size(); ++k) inside += is_written(order[k]) ? 1 : 0;
+            return std::pair{p, inside};
+        };
+        auto legal = [&](const std::vector<std::string>& order) {
+            std::vector<std::string> seen;
+            for (const auto& i : order)
+                if (is_written(i)) seen.push_back(i);
+            return seen == written && split(order).second <= 1;
+        };
+
+        std::vector<std::string> chosen = loops;
+        if (cost(loops) > 0) {
+            // The first order (closest to the written one) that reads everything in order.
+            std::vector<size_t> perm(loops.size());
+            std::iota(perm.begin(), perm.end(), 0);
+            while (std::next_permutation(perm.begin(), perm.end())) {
+                std::vector<std::string> order;
+                for (size_t k : perm) order.push_back(loops[k]);
+                if (legal(order) && cost(order) == 0) {
+                    chosen = order;
+                    break;
+                }
+            }
+        }
+        auto [p, inside] = split(chosen);
+        if (inside == 0) {
+            if (chosen == loops) return std::nullopt;
+            return wrap(chosen, 0, chosen.size(), nest.assign_stmt, a.pos);
+        }
+        if (!legal(chosen))
+            throw Error(fmt::format("output {} would be written out of order: loop {} runs outside "
+                                    "{} of its indices, so it would need a workspace of more than "
+                                    "one dimension, which is not supported; write the loops in "
+                                    "another order or give {} a dense format",
+                                    out, chosen[p], inside, out),
+                        Error::Kind::Unsupported);
+
+        // Gustavson: sums of the inner loops into W, then one ordered copy into the output.
+        const std::string& j = written.back();
+        int mode = 0;
+        for (size_t m = 0; m < a.lhs->indices.size(); ++m)
+            if (const auto* idx = a.lhs->indices[m]->as<ir::Index>(); idx && idx->name == j)
+                mode = static_cast<int>(m);
+        std::string w = out + "_ws";
+        while (names_.count(w)) w += "_";
+        names_.insert(w);
+        TensorSignature ws;
+        ws.format = Format::dense(1).with_index_bits(64);
+        ws.type = sig->second.type;
+        ws.fill = sig->second.fill.cast(ws.type);
+        ws.ndims = 1;
+        out_.signatures.emplace(w, ws);
+        out_.workspaces.push_back({w, {out, mode}});
+
+        auto w_at = ir::Access::make(w, {ir::Index::make(j)});
+        ir::Stmt sum = wrap(chosen, p, chosen.size(), ir::Assign::make(w_at, a.op, a.rhs, a.pos), a.pos);
+        ir::Stmt copy = ir::For::make(
+            j, ir::Block::make({ir::Assign::make(a.lhs, "", w_at, a.pos),
+                                ir::Assign::make(w_at, "", ir::Literal::make(ws.fill), a.pos)}),
+            nullptr, nullptr, a.pos);
+        return wrap(chosen, 0, p, ir::Block::make({sum, copy}), a.pos);
+    }
+
+    Workspaced& out_;
+    std::set<std::string> outputs_, names_;
+    std::map<std::string, int> assigns_;
+    std::vector<std::string> loops_;
+};
+
+} // namespace
+
+Workspaced add_workspaces(const ir::Program& program,
+                          const std::map<std::string, TensorSignature>& signatures) {
+    Workspaced out;
+    out.signatures = signatures;
+    Pass pass(program, out);
+    out.program.body = pass.stmt(program.body);
+    if (out.workspaces.empty() && ir::equal(out.program, program)) out.program = program;
+    return out;
+}
+
+} // namespace siskin::compiler

@@ -1,0 +1,139 @@
+// concordize: discordant reads of levels that cannot locate cheaply are served by transposed
+// temporaries, built by Kernel::run; dense levels and `follow` keep random access.
+#include <algorithm>
+#include <random>
+
+#include "compiler_test_util.hpp"
+
+namespace siskin::testing {
+namespace {
+
+Tensor random_matrix(int64_t m, int64_t n, double density, const std::string& format, uint64_t seed,
+                     double fill = 0.0) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+            if (u(rng) < density) list.add(std::vector<int64_t>{i, j}, Scalar::of(std::floor(u(rng) * 8) - 3));
+    return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(fill),
+                                    Format::parse(format, 2), list);
+}
+
+OutputSpec spec(const std::string& format, int ndims) {
+    OutputSpec s;
+    s.format = Format::parse(format, ndims);
+    return s;
+}
+
+std::shared_ptr<const Kernel> kernel_for(const std::string& text,
+                                         const std::map<std::string, const Tensor*>& inputs,
+                                         const std::map<std::string, std::string>& outputs,
+                                         bool count_work = false) {
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
+    for (const auto& [name, format] : outputs) {
+        TensorSignature s;
+        s.ndims = name == "y" ? 1 : name == "s" ? 0 : 2;
+        s.format = Format::parse(format, s.ndims).with_index_bits(64);
+        s.fill = Scalar::of(0.0);
+        sigs.emplace(name, s);
+    }
+    CompileOptions o = test_options();
+    o.count_work = count_work;
+    return compile(ir::parse_program(text), sigs, o);
+}
+
+bool has_input(const Kernel& k, const std::string& name) {
+    return std::find(k.inputs().begin(), k.inputs().end(), name) != k.inputs().end();
+}
+
+TEST(CompilerConcordize, TacoAddOfATransposeAllCsr) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+        for (double fill : {0.0, 1.0}) {
+            Tensor B = random_matrix(23, 23, 0.15, "csr", seed, fill);
+            Tensor C = random_matrix(23, 23, 0.15, "csr", seed + 100, fill);
+            const std::string text = "A[i,j] = B[i,j] + C[j,i]";
+            auto program = ir::parse_program(text);
+            OutputSpec out = spec("csr", 2);
+            auto want = evaluate_reference(program, {{"B", &B}, {"C", &C}}, {{"A", out}}).at("A");
+            auto got = run_compiled(text, {{"B", &B}, {"C", &C}}, {{"A", out}}).at("A");
+            EXPECT_TRUE(got.equals(want)) << "seed " << seed << " fill " << fill;
+            EXPECT_EQ(stored_coordinates(got), stored_coordinates(want));
+        }
+    }
+    Tensor B = random_matrix(5, 5, 0.3, "csr", 9), C = random_matrix(5, 5, 0.3, "csr", 10);
+    auto k = kernel_for("A[i,j] = B[i,j] + C[j,i]", {{"B", &B}, {"C", &C}}, {{"A", "csr"}});
+    // C is read through its transpose, B directly; no binary search is left.
+    EXPECT_TRUE(has_input(*k, "C_by10"));
+    EXPECT_FALSE(has_input(*k, "C"));
+    EXPECT_TRUE(has_input(*k, "B"));
+    EXPECT_EQ(k->c_source().find("siskin_lower_bound"), std::string::npos) << k->c_source();
+}
+
+TEST(CompilerConcordize, TransposedSpmvWalksATransposeOnce) {
+    Tensor A = random_matrix(40, 30, 0.1, "csr", 3);
+    std::vector<Scalar> xs;
+    for (int i = 0; i < 40; ++i) xs.push_back(Scalar::of(static_cast<double>(i % 4) + 1));
+    Tensor x = Tensor::from_dense({40}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), xs);
+    const std::string text = "y[j] += A[i,j] * x[i]"; // loops j, i: against A's rows
+    auto program = ir::parse_program(text);
+    auto want = evaluate_reference(program, {{"A", &A}, {"x", &x}}).at("y");
+    auto got = run_compiled(text, {{"A", &A}, {"x", &x}}).at("y");
+    EXPECT_TRUE(got.equals(want));
+
+    auto k = kernel_for(text, {{"A", &A}, {"x", &x}}, {{"y", "dense"}}, true);
+    EXPECT_TRUE(has_input(*k, "A_by10"));
+    auto out = k->prepare({{"y", {30}}});
+    k->run({{"A", &A}, {"x", &x}}, out);
+    EXPECT_TRUE(out.at("y").equals(want));
+    // The transpose (csc) is walked: 30 columns and every stored entry once (and 30 more to
+    // set y to its fill first).
+    EXPECT_EQ(k->last_work(), 30 + 30 + A.convert(Format::parse("csc", 2)).stored());
+
+    // The source is checked against the signature the kernel was compiled for.
+    Tensor csc = A.convert(Format::parse("csc", 2));
+    EXPECT_TRUE(throws_error([&] { k->run({{"A", &csc}, {"x", &x}}, out); }, {"input A", "compiled for"}));
+    EXPECT_TRUE(throws_error([&] { k->run({{"x", &x}}, out); }, {"input A", "missing"}));
+}
+
+TEST(CompilerConcordize, DenseLevelsAndFollowKeepRandomAccess) {
+    Tensor A = random_matrix(6, 7, 0.5, "dense", 5);
+    auto k = kernel_for("for j, i { s[] += A[i,j] }", {{"A", &A}}, {{"s", "dense"}});
+    EXPECT_TRUE(has_input(*k, "A"));
+    EXPECT_EQ(k->inputs().size(), 1u);
+
+    Tensor S = random_matrix(6, 7, 0.3, "csr", 7);
+    auto f = kernel_for("for j, i { s[] += S[i, follow(j)] }", {{"S", &S}}, {{"s", "dense"}});
+    EXPECT_TRUE(has_input(*f, "S"));
+    EXPECT_NE(f->c_source().find("siskin_lower_bound"), std::string::npos);
+    auto sum = run_compiled("for j, i { s[] += S[i, follow(j)] }", {{"S", &S}}).at("s");
+    auto want = evaluate_reference(ir::parse_program("s[] += S[i,j]"), {{"S", &S}}).at("s");
+    EXPECT_DOUBLE_EQ(sum.at(std::vector<int64_t>{}).as_double(), want.at(std::vector<int64_t>{}).as_double());
+}
+
+TEST(CompilerConcordize, CooAndThreeDimensionalReads) {
+    Tensor C = random_matrix(9, 8, 0.3, "coo", 11);
+    const std::string text = "for j { for i { y[j] += C[i, j] } }";
+    auto got = run_compiled(text, {{"C", &C}}).at("y");
+    auto want = evaluate_reference(ir::parse_program(text), {{"C", &C}}).at("y");
+    EXPECT_TRUE(got.equals(want));
+
+    CoordinateList list;
+    list.ndims = 3;
+    std::mt19937_64 rng(4);
+    for (int n = 0; n < 60; ++n)
+        list.add(std::vector<int64_t>{static_cast<int64_t>(rng() % 5), static_cast<int64_t>(rng() % 6),
+                                      static_cast<int64_t>(rng() % 7)},
+                 Scalar::of(static_cast<double>(rng() % 9)));
+    Tensor T = Tensor::from_coordinates({5, 6, 7}, ValueType::Float64, Scalar::of(0.0),
+                                        Format::parse("csf", 3), list);
+    const std::string t3 = "for k, i, j { Y[k,i] += T[i,j,k] }";
+    auto g3 = run_compiled(t3, {{"T", &T}}).at("Y");
+    auto w3 = evaluate_reference(ir::parse_program(t3), {{"T", &T}}).at("Y");
+    EXPECT_TRUE(g3.equals(w3));
+}
+
+} // namespace
+} // namespace siskin::testing
