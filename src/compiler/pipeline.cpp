@@ -2,20 +2,38 @@
 
 #include "codegen/c_printer.hpp"
 #include "compiler/lower.hpp"
+#include "compiler/pass_dump.hpp"
 #include "levels/level_codegen.hpp"
+
+namespace siskin {
+
+// The passes, in the order plan_kernel runs them (the names the pass dump accepts).
+std::vector<std::string> compiler_passes() {
+    return {"bind", "convert", "declare", "lower", "freeze", "print"};
+}
+
+} // namespace siskin
 
 namespace siskin::compiler {
 
 KernelPlan plan_kernel(const ir::Program& program,
-                       const std::map<std::string, TensorSignature>& signatures) {
+                       const std::map<std::string, TensorSignature>& signatures,
+                       const std::optional<std::string>& dump_after) {
+    PassDump dump(dump_after, compiler_passes());
+    dump.input(program);
     LowerCtx ctx;
     KernelPlan plan;
     auto code = ctx.capture([&] {
         KernelTensors tensors = bind_tensors(ctx, program, signatures);
+        dump.after("bind", program);
         Converted converted = convert_program(ctx, program, tensors);
+        dump.after("convert", program);
         for (const auto& name : tensors.outputs) levels::declare_output(ctx, tensors.at(name));
+        dump.after("declare", program);
         lower_body(ctx, converted.body);
+        dump.after("lower", program);
         for (const auto& name : tensors.outputs) levels::freeze_output(ctx, tensors.at(name));
+        dump.after("freeze", program);
         ctx.emit(cast::Return::make(cast::var("SISKIN_OK")));
 
         plan.inputs = tensors.inputs;
@@ -33,6 +51,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     std::string helpers = ctx.helpers();
     plan.c_source = "#include \"siskin_prelude.h\"\n\n" + (helpers.empty() ? "" : helpers + "\n") +
                     cast::print(kernel);
+    dump.after_text("print", plan.c_source);
     return plan;
 }
 

@@ -6,7 +6,9 @@
 //   lower      the looplet lowerer, loop by loop (lower.hpp)
 //   freeze     every output's final buffer sizes
 //   print      the C text: prelude include, operator helpers, the kernel function
+// compiler_passes() names them; the pass dump (pass_dump.hpp) prints the program after each.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,9 @@ struct KernelPlan {
 /// The exported symbol of every kernel.
 inline constexpr const char* kKernelSymbol = "siskin_kernel";
 
+/// dump_after: CompileOptions::dump_after.
 KernelPlan plan_kernel(const ir::Program& program,
-                       const std::map<std::string, TensorSignature>& signatures);
+                       const std::map<std::string, TensorSignature>& signatures,
+                       const std::optional<std::string>& dump_after = std::nullopt);
 
 } // namespace siskin::compiler
