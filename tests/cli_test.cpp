@@ -102,6 +102,12 @@ TEST_F(Cli, DemoRunsAndAgreesWithItsDirectComputations) {
     EXPECT_NE(r.output.find("max |y - direct| = 0"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("max |r - direct| = 0"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find(" 0 mismatches"), std::string::npos) << r.output;
+    // Each of the three compiled programs gives the reference evaluator's result.
+    size_t same = 0;
+    for (size_t at = r.output.find("same result"); at != std::string::npos; at = r.output.find("same result", at + 1))
+        ++same;
+    EXPECT_EQ(same, 3u) << r.output;
+    EXPECT_EQ(r.output.find("DIFFERENT"), std::string::npos) << r.output;
 }
 
 TEST_F(Cli, MissingFileIsOneLineError) {
@@ -147,7 +153,7 @@ TEST_F(Cli, TensorNotInTheProgramIsAnError) {
 
 TEST_F(Cli, GeneralFormatSpellingsWithSlashesAreAccepted) {
     Result r = siskin_cli("run 'r[i] += A[i,j]' -i 'A=" + data("pts5ldd03.mtx") +
-                          ":dense(0)/runlist(1)' -o r=" + path("r.mtx") + " --print A");
+                          ":dense(0)/runlist(1)' -o r=" + path("r.mtx") + " --print A --interpret");
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("runlist(1)"), std::string::npos) << r.output;
 }

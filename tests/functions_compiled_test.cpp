@@ -48,16 +48,11 @@ TEST(FunctionsCompiled, GcdOfSparseVectorsMatchesTheReference) {
 }
 
 TEST(FunctionsCompiled, KernelContainsTheFunctionDefinition) {
+    Tensor A = ints({12, 0, 9}, 0), B = ints({18, 5, 6}, 0);
     ir::Program program = ir::parse_program(kGcd + "s[] += gcd_cc(A[i], B[i])");
-    std::map<std::string, TensorSignature> sig;
-    TensorSignature v;
-    v.format = Format::parse("sparselist(0)@32", 1);
-    v.type = ValueType::Int64;
-    v.fill = Scalar::of(int64_t{0});
-    v.ndims = 1;
-    sig["A"] = v;
-    sig["B"] = v;
-    std::string c = generate_c(program, sig);
+    CompiledProgram compiled = compile_for(program, {{"A", &A}, {"B", &B}}, {}, test_options());
+    const std::string& c = compiled.kernel->c_source();
     EXPECT_NE(c.find("siskin_udf_gcd_cc"), std::string::npos) << c;
     EXPECT_NE(c.find("while"), std::string::npos) << c;
+    EXPECT_EQ(compiled.run({{"A", &A}, {"B", &B}}).at("s").at({}).as_int(), 6 + 5 + 3);
 }

@@ -14,6 +14,7 @@
 // run wrongly.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,13 @@ struct CompileOptions {
     /// as no iteration of its own. Meant for tests and profiling: it slows the kernel a little,
     /// and concurrent runs of one instrumented kernel share the counter.
     bool count_work = false;
+    /// Print the program after this pass of the pipeline (a name from compiler_passes(), or
+    /// "all") to stderr. Unset: $SISKIN_DUMP_AFTER, if set and not empty.
+    std::optional<std::string> dump_after = {};
 };
+
+/// The names of the compiler's passes, in pipeline order (src/compiler/pipeline.cpp).
+std::vector<std::string> compiler_passes();
 
 class Kernel {
 public:
@@ -90,9 +97,10 @@ std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const std::map<std::string, TensorSignature>& tensors,
                                       const CompileOptions& options = {});
 
-/// The C that compile() would build, without compiling it.
+/// The C that compile() would build, without compiling it (options: only dump_after is used).
 std::string generate_c(const ir::Program& program,
-                       const std::map<std::string, TensorSignature>& tensors);
+                       const std::map<std::string, TensorSignature>& tensors,
+                       const CompileOptions& options = {});
 
 /// Same contract as evaluate_reference (reference.hpp): outputs' shapes, types and fills are
 /// inferred the same way, and the format defaults to dense. Output levels without an index
@@ -101,5 +109,43 @@ std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
                                                 const std::map<std::string, const Tensor*>& inputs,
                                                 const std::map<std::string, OutputSpec>& outputs = {},
                                                 const CompileOptions& options = {});
+
+/// The compile half of evaluate_compiled: the kernel for these inputs and output specs, and the
+/// output shapes, so that a caller can run it several times (e.g. to time the kernel alone).
+struct CompiledProgram {
+    std::shared_ptr<const Kernel> kernel;
+    std::map<std::string, std::vector<int64_t>> output_shapes;
+    /// Runs the kernel on the inputs it was compiled for (their finiteness was checked when
+    /// compiling, so it is not scanned again) and returns fresh outputs.
+    std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;
+};
+CompiledProgram compile_for(const ir::Program& program,
+                            const std::map<std::string, const Tensor*>& inputs,
+                            const std::map<std::string, OutputSpec>& outputs = {},
+                            const CompileOptions& options = {});
+
+/// The signatures for compiling `program` when only the inputs' signatures are known (no
+/// tensors, no shapes; `siskin c`): output types and fills inferred as evaluate_compiled does,
+/// output formats from `outputs` (default dense), unset index widths set to `index_bits`.
+std::map<std::string, TensorSignature> infer_signatures(
+    const ir::Program& program, const std::map<std::string, TensorSignature>& inputs,
+    const std::map<std::string, OutputSpec>& outputs = {}, int index_bits = 32);
+
+/// Format conversion as a compiled copy program `B[i,j,...] = A[i,j,...]`, its loops in the
+/// target's level order (so any target level that appends in order can be written), the source
+/// read along them (a discordant sparse read uses the level's random access). Where the compiler
+/// refuses the copy with Error(Unsupported) (a coo or pattern target, a coo source read against
+/// its order, a level it cannot write yet), the runtime Tensor::convert does the work instead.
+/// Same result as Tensor::convert: type, fill and shape kept, stored entries equal to the fill
+/// dropped.
+struct Conversion {
+    Tensor tensor;
+    bool compiled = false;      // false: Tensor::convert did it
+    std::string fallback_reason; // the compiler's refusal when !compiled
+};
+Conversion convert_compiled(const Tensor& source, const Format& target,
+                            const CompileOptions& options = {});
+/// convert_compiled(source, target, options).tensor
+Tensor convert(const Tensor& source, const Format& target, const CompileOptions& options = {});
 
 } // namespace siskin

@@ -1,4 +1,5 @@
-// evaluate_compiled: the reference evaluator's contract, run through the compiler.
+// evaluate_compiled: the reference evaluator's contract, run through the compiler; compile_for
+// is its compile half.
 #include <limits>
 
 #include <fmt/format.h>
@@ -26,10 +27,10 @@ int output_index_bits(const std::vector<int64_t>& shape) {
 
 } // namespace
 
-std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
-                                                const std::map<std::string, const Tensor*>& inputs,
-                                                const std::map<std::string, OutputSpec>& specs,
-                                                const CompileOptions& options) {
+CompiledProgram compile_for(const ir::Program& program,
+                            const std::map<std::string, const Tensor*>& inputs,
+                            const std::map<std::string, OutputSpec>& specs,
+                            const CompileOptions& options) {
     std::map<std::string, ir::TensorInfo> infos;
     for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
     for (const auto& [name, spec] : specs)
@@ -62,10 +63,65 @@ std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
         signatures[name] = s;
         shapes[name] = shape;
     }
-    auto kernel = compile(program, signatures, options);
-    auto outputs = kernel->prepare(shapes);
+    return {compile(program, signatures, options), std::move(shapes)};
+}
+
+std::map<std::string, TensorSignature> infer_signatures(
+    const ir::Program& program, const std::map<std::string, TensorSignature>& inputs,
+    const std::map<std::string, OutputSpec>& specs, int index_bits) {
+    // Kernels do not depend on shapes, so the verifier sees every dimension the same size,
+    // large enough for any literal subscript or loop range, only to infer the output types.
+    constexpr int64_t kAnySize = int64_t{1} << 40;
+    std::map<std::string, ir::TensorInfo> infos;
+    std::map<std::string, Scalar> input_fills;
+    std::map<std::string, TensorSignature> signatures;
+    for (const auto& name : program.inputs()) {
+        auto it = inputs.find(name);
+        if (it == inputs.end())
+            throw Error(fmt::format("the program reads {}, but no signature was given for it", name));
+        TensorSignature s = it->second;
+        s.format = s.format.with_index_bits(index_bits);
+        if (s.format.ndims() != s.ndims)
+            throw Error(fmt::format("{} is used with {} subscripts, but its format {} has {} "
+                                    "dimensions",
+                                    name, s.ndims, s.format.to_string(), s.format.ndims()));
+        infos[name] = {std::vector<int64_t>(static_cast<size_t>(s.ndims), kAnySize), s.type};
+        input_fills[name] = s.fill.cast(s.type);
+        s.fill = input_fills[name];
+        signatures[name] = s;
+    }
+    ir::VerifiedProgram verified = ir::verify(program, infos);
+    for (const auto& name : program.outputs()) {
+        if (inputs.count(name))
+            throw Error(fmt::format("{} is both an input and an output of the program", name));
+        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
+        TensorSignature s;
+        s.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
+        s.ndims = static_cast<int>(verified.output_shapes.at(name).size());
+        s.fill = (spec && spec->fill ? *spec->fill : infer_output_fill(program, name, s.type, input_fills))
+                     .cast(s.type);
+        s.format = (spec && spec->format ? *spec->format : Format::dense(s.ndims)).with_index_bits(index_bits);
+        if (s.format.ndims() != s.ndims)
+            throw Error(fmt::format("{} is written with {} subscripts, but its format {} has {} "
+                                    "dimensions",
+                                    name, s.ndims, s.format.to_string(), s.format.ndims()));
+        signatures[name] = s;
+    }
+    return signatures;
+}
+
+std::map<std::string, Tensor> CompiledProgram::run(
+    const std::map<std::string, const Tensor*>& inputs) const {
+    auto outputs = kernel->prepare(output_shapes);
     kernel->impl().run(inputs, outputs, false);
     return outputs;
+}
+
+std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
+                                                const std::map<std::string, const Tensor*>& inputs,
+                                                const std::map<std::string, OutputSpec>& specs,
+                                                const CompileOptions& options) {
+    return compile_for(program, inputs, specs, options).run(inputs);
 }
 
 } // namespace siskin

@@ -7,23 +7,42 @@
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/workspaces.hpp"
+#include "compiler/pass_dump.hpp"
 #include "levels/level_codegen.hpp"
+
+namespace siskin {
+
+// The passes, in the order plan_kernel runs them (the names the pass dump accepts).
+std::vector<std::string> compiler_passes() {
+    return {"workspaces", "concordize", "bind", "convert", "declare", "lower", "freeze", "print"};
+}
+
+} // namespace siskin
 
 namespace siskin::compiler {
 
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
-                       bool count_work) {
+                       bool count_work, const std::optional<std::string>& dump_after) {
+    PassDump dump(dump_after, compiler_passes());
+    dump.input(program);
     LowerCtx ctx;
     KernelPlan plan;
     auto code = ctx.capture([&] {
         Workspaced ws = add_workspaces(program, signatures);
+        dump.after("workspaces", ws.program);
         Concordized cz = concordize(ws.program, ws.signatures);
+        dump.after("concordize", cz.program);
         KernelTensors tensors = bind_tensors(ctx, cz.program, cz.signatures);
+        dump.after("bind", cz.program);
         Converted converted = convert_program(ctx, cz.program, tensors);
+        dump.after("convert", cz.program);
         for (const auto& name : tensors.outputs) levels::declare_output(ctx, tensors.at(name));
+        dump.after("declare", cz.program);
         lower_body(ctx, converted.body);
+        dump.after("lower", cz.program);
         for (const auto& name : tensors.outputs) levels::freeze_output(ctx, tensors.at(name));
+        dump.after("freeze", cz.program);
         ctx.emit(cast::Return::make(cast::var("SISKIN_OK")));
 
         plan.inputs = tensors.inputs;
@@ -50,6 +69,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     plan.c_source = "#include \"siskin_prelude.h\"\n\n" + (helpers.empty() ? "" : helpers + "\n") +
                     (count_work ? std::string(work_counter_definition()) + "\n" : "") +
                     cast::print(kernel);
+    dump.after_text("print", plan.c_source);
     return plan;
 }
 

@@ -10,7 +10,9 @@
 //   freeze     every output's final buffer sizes
 //   count      (CompileOptions::count_work) a counter in every loop body
 //   print      the C text: prelude include, operator helpers, the kernel function
+// compiler_passes() names them; the pass dump (pass_dump.hpp) prints the program after each.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,9 +43,11 @@ struct KernelPlan {
 /// The exported symbol of every kernel.
 inline constexpr const char* kKernelSymbol = "siskin_kernel";
 
-/// count_work: instrument loop bodies (compiler/count_work.hpp).
+/// count_work: instrument loop bodies (compiler/count_work.hpp); dump_after:
+/// CompileOptions::dump_after.
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
-                       bool count_work = false);
+                       bool count_work = false,
+                       const std::optional<std::string>& dump_after = std::nullopt);
 
 } // namespace siskin::compiler

@@ -7,6 +7,7 @@
 
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
+#include "siskin/value.hpp"
 
 namespace siskin::cli {
 
@@ -18,19 +19,28 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-TensorArgument parse_tensor_argument(const std::string& text, const std::string& option) {
-    auto [name, rest] = parse_assignment(text, option);
-    TensorArgument arg{name, rest, std::nullopt};
+FileArgument parse_file_argument(const std::string& text, const std::string& option) {
+    FileArgument arg{text, std::nullopt};
     // The format follows the last ':' (format spellings never contain one, and general ones
     // contain '/', so the split cannot look for the end of the path instead).
-    auto colon = rest.rfind(':');
+    auto colon = text.rfind(':');
     if (colon != std::string::npos) {
-        arg.path = rest.substr(0, colon);
-        arg.format = rest.substr(colon + 1);
+        arg.path = text.substr(0, colon);
+        arg.format = text.substr(colon + 1);
         if (arg.path.empty() || arg.format->empty())
-            throw Error(fmt::format("{} expects NAME=FILE[:FORMAT], got '{}'", option, text));
+            throw Error(fmt::format("{} expects FILE[:FORMAT], got '{}'", option, text));
     }
+    if (arg.path.empty()) throw Error(fmt::format("{} expects FILE[:FORMAT], got an empty name", option));
     return arg;
+}
+
+TensorArgument parse_tensor_argument(const std::string& text, const std::string& option) {
+    auto [name, rest] = parse_assignment(text, option);
+    auto colon = rest.rfind(':');
+    if (colon != std::string::npos && (colon == 0 || colon + 1 == rest.size()))
+        throw Error(fmt::format("{} expects NAME=FILE[:FORMAT], got '{}'", option, text));
+    FileArgument file = parse_file_argument(rest, option);
+    return {name, file.path, file.format};
 }
 
 std::map<std::string, int> access_arity(const ir::Program& program) {
@@ -40,6 +50,20 @@ std::map<std::string, int> access_arity(const ir::Program& program) {
             arity.emplace(a->tensor, static_cast<int>(a->indices.size()));
     });
     return arity;
+}
+
+Scalar parse_fill(const std::string& text, std::optional<ValueType> type) {
+    if (type) return Scalar::parse(text, *type);
+    if (text == "true" || text == "false") return Scalar::parse(text, ValueType::Bool);
+    return Scalar::parse(text, ValueType::Float64);
+}
+
+int dimensions_of(const std::map<std::string, int>& arity, const std::string& name,
+                  const std::string& option) {
+    auto it = arity.find(name);
+    if (it == arity.end())
+        throw Error(fmt::format("{} names tensor '{}', which the program does not use", option, name));
+    return it->second;
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {

@@ -1,11 +1,12 @@
 #pragma once
-// Parsing of the command's tensor arguments: NAME=FILE[:FORMAT] and NAME=VALUE.
+// Parsing of the command's tensor arguments: NAME=FILE[:FORMAT], FILE[:FORMAT] and NAME=VALUE.
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "siskin/ir/program.hpp"
+#include "siskin/value.hpp"
 
 namespace siskin::cli {
 
@@ -15,6 +16,13 @@ struct TensorArgument {
     std::optional<std::string> format; // spelling after the last ':'
 };
 
+struct FileArgument {
+    std::string path;
+    std::optional<std::string> format; // spelling after the last ':'
+};
+
+/// "M.mtx:csc" -> {M.mtx, csc}; "M.mtx" -> {M.mtx, none}. Throws Error naming the option.
+FileArgument parse_file_argument(const std::string& text, const std::string& option);
 /// "A=M.mtx:csr" -> {A, M.mtx, csr}. Throws Error naming the option when malformed.
 TensorArgument parse_tensor_argument(const std::string& text, const std::string& option);
 /// "A=inf" -> {A, "inf"}.
@@ -24,6 +32,13 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
 std::map<std::string, int> access_arity(const ir::Program& program);
 /// The contents of a file; throws "cannot read <what> file 'path'".
 std::string read_text_file(const std::string& path, const std::string& what);
+/// A fill given on the command line, typed by --type when there is one, else read as float64
+/// (or bool for true/false); the reader and the evaluator cast it to the tensor's type.
+Scalar parse_fill(const std::string& text, std::optional<ValueType> type);
+/// The number of subscripts of `name` in the program; an Error naming `option` when the program
+/// does not use it.
+int dimensions_of(const std::map<std::string, int>& arity, const std::string& name,
+                  const std::string& option);
 /// The program text: the argument itself, or the contents of FILE for "@FILE".
 std::string program_text(const std::string& argument);
 

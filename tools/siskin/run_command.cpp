@@ -1,4 +1,6 @@
-// `siskin run PROGRAM -i NAME=FILE[:FORMAT] ... -o NAME=FILE[:FORMAT] ...`
+// `siskin run PROGRAM -i NAME=FILE[:FORMAT] ... -o NAME=FILE[:FORMAT] ...`: compiled code by
+// default (compiled once, then run --repeat times, so the timings are the kernel's), or the
+// reference evaluator with --interpret.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -10,6 +12,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "siskin/functions.hpp"
 #include "siskin/io.hpp"
@@ -24,28 +27,40 @@ struct RunOptions {
     std::string program;
     std::vector<std::string> inputs, outputs, fills, types, prints, function_files;
     std::string stats_path;
+    std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
     int repeat = 1;
     bool interpret = false;
 };
 
-// A fill given on the command line, typed by --type when there is one, else read as float64
-// (or bool for true/false); the reader and the evaluator cast it to the tensor's type.
-Scalar parse_fill(const std::string& text, std::optional<ValueType> type) {
-    if (type) return Scalar::parse(text, *type);
-    if (text == "true" || text == "false") return Scalar::parse(text, ValueType::Bool);
-    return Scalar::parse(text, ValueType::Float64);
+std::string cache_name(codegen::CacheStatus s) {
+    switch (s) {
+    case codegen::CacheStatus::Miss: return "miss";
+    case codegen::CacheStatus::DiskHit: return "disk";
+    case codegen::CacheStatus::MemoryHit: return "memory";
+    }
+    return "unknown";
 }
 
-int dimensions_of(const std::map<std::string, int>& arity, const std::string& name,
-                  const std::string& option) {
-    auto it = arity.find(name);
-    if (it == arity.end())
-        throw Error(fmt::format("{} names tensor '{}', which the program does not use", option, name));
-    return it->second;
+// A refusal of the compiler says what it cannot do, and that the reference evaluator can.
+CompiledProgram compile_or_explain(const ir::Program& program,
+                                   const std::map<std::string, const Tensor*>& inputs,
+                                   const std::map<std::string, OutputSpec>& specs,
+                                   const CompileOptions& options) {
+    try {
+        return compile_for(program, inputs, specs, options);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        throw Error(fmt::format("the compiler cannot run this program yet: {} (run it with "
+                                "--interpret to use the reference evaluator)",
+                                e.message()),
+                    Error::Kind::Unsupported);
+    }
 }
 
 void run(const RunOptions& o) {
     for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
+    if (o.interpret && !o.dump_after.empty())
+        throw Error("--dump-after shows the compiler's passes, so it does not go with --interpret");
     ir::Program program = ir::parse_program(program_text(o.program));
     auto arity = access_arity(program);
     auto program_outputs = program.outputs();
@@ -112,13 +127,24 @@ void run(const RunOptions& o) {
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
 
+    auto ms_since = [](std::chrono::steady_clock::time_point start) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    };
+    std::optional<CompiledProgram> compiled;
+    double compile_ms = 0;
+    if (!o.interpret) {
+        CompileOptions options;
+        if (!o.dump_after.empty()) options.dump_after = o.dump_after;
+        auto start = std::chrono::steady_clock::now();
+        compiled = compile_or_explain(program, input_ptrs, specs, options);
+        compile_ms = ms_since(start);
+    }
     std::vector<double> times_ms;
     std::map<std::string, Tensor> results;
     for (int r = 0; r < o.repeat; ++r) {
         auto start = std::chrono::steady_clock::now();
-        results = evaluate_reference(program, input_ptrs, specs);
-        times_ms.push_back(std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - start).count());
+        results = compiled ? compiled->run(input_ptrs) : evaluate_reference(program, input_ptrs, specs);
+        times_ms.push_back(ms_since(start));
     }
 
     for (const auto& [name, path] : output_paths) write_tensor(results.at(name), path);
@@ -132,7 +158,12 @@ void run(const RunOptions& o) {
         size_t n = sorted.size();
         double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         nlohmann::json stats;
-        stats["engine"] = "interpret";
+        stats["engine"] = compiled ? "compiled" : "interpret";
+        if (compiled) {
+            stats["compile_ms"] = compile_ms;
+            stats["cc_ms"] = compiled->kernel->compile_ms();
+            stats["cache"] = cache_name(compiled->kernel->cache());
+        }
         stats["runs"] = n;
         stats["median_ms"] = median;
         stats["min_ms"] = sorted.front();
@@ -162,10 +193,14 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--print", options->prints, "Print tensor NAME after the run");
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the program may call");
-    cmd->add_option("--stats", options->stats_path, "Write timing and storage statistics as JSON");
+    cmd->add_option("--stats", options->stats_path,
+                    "Write timing, compile and storage statistics as JSON");
     cmd->add_option("--repeat", options->repeat, "Run the program N times (for --stats)")
         ->check(CLI::PositiveNumber);
-    cmd->add_flag("--interpret", options->interpret, "Use the dense reference evaluator");
+    cmd->add_flag("--interpret", options->interpret,
+                  "Use the dense reference evaluator instead of compiled code");
+    cmd->add_option("--dump-after", options->dump_after,
+                    "Print the program after compiler pass PASS (or all) to stderr");
     cmd->callback([options] { run(*options); });
 }
 

@@ -1,0 +1,233 @@
+// The `siskin` command on compiled code: `run` (compiled by default, --interpret, --stats,
+// refusals), `c`, `convert`, and the pass dump.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "siskin/io.hpp"
+#include "siskin/ir/text.hpp"
+#include "siskin/reference.hpp"
+
+using namespace siskin;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int status;
+    std::string out; // stdout
+    std::string err; // stderr
+};
+
+class CliCompiled : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::path(::testing::TempDir()) /
+               ("siskin-cli-compiled-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_ / "cache");
+        fs::permissions(dir_ / "cache", fs::perms::owner_all, fs::perm_options::replace);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+    // Runs the command with its own kernel cache; `env` is prepended (e.g. "SISKIN_DUMP_AFTER=x").
+    Result siskin_cli(const std::string& args, const std::string& env = "") {
+        std::string command = "SISKIN_CACHE_DIR=" + (dir_ / "cache").string() + " " + env + " " +
+                              SISKIN_CLI_PATH + " " + args + " 2>" + path("stderr.txt");
+        FILE* pipe = popen(command.c_str(), "r");
+        EXPECT_NE(pipe, nullptr);
+        std::string out;
+        char chunk[4096];
+        while (size_t n = fread(chunk, 1, sizeof chunk, pipe)) out.append(chunk, n);
+        int status = pclose(pipe);
+        std::ifstream err_file(path("stderr.txt"));
+        std::string err((std::istreambuf_iterator<char>(err_file)), {});
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+    }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+    static std::string data(const std::string& name) { return std::string(SISKIN_REPO_DATA_DIR) + "/" + name; }
+    nlohmann::json stats(const std::string& name) const {
+        std::ifstream in(path(name));
+        return nlohmann::json::parse(in);
+    }
+    std::string write_vector(int64_t n) {
+        std::vector<Scalar> values;
+        for (int64_t j = 0; j < n; ++j) values.push_back(Scalar::of(static_cast<double>(j % 7) - 3));
+        Tensor x = Tensor::from_dense({n}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), values);
+        write_matrix_market(x, path("x.mtx"));
+        return path("x.mtx");
+    }
+    fs::path dir_;
+};
+
+void expect_one_line_error(const Result& r, const std::string& needle) {
+    EXPECT_NE(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.rfind("siskin: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+}
+
+} // namespace
+
+TEST_F(CliCompiled, RunIsCompiledByDefaultAndAgreesWithTheReference) {
+    std::string x = write_vector(161);
+    std::string args = "run 'y[i] += A[i,j] * x[j]' -i A=" + data("pts5ldd03.mtx") + ":csr -i x=" + x +
+                       ":dense -o y=" + path("y.mtx") + " --repeat 3";
+    Result r = siskin_cli(args + " --stats " + path("s1.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto s = stats("s1.json");
+    EXPECT_EQ(s["engine"], "compiled");
+    EXPECT_EQ(s["cache"], "miss");
+    EXPECT_GT(s["compile_ms"].get<double>(), 0.0);
+    EXPECT_EQ(s["runs"], 3);
+    EXPECT_EQ(s["times_ms"].size(), 3u);
+
+    ReadOptions as_vector;
+    as_vector.ndims = 1;
+    Tensor A = read_matrix_market(data("pts5ldd03.mtx"));
+    Tensor xt = read_matrix_market(x, as_vector);
+    auto expected = evaluate_reference(ir::parse_program("y[i] += A[i,j] * x[j]"), {{"A", &A}, {"x", &xt}});
+    EXPECT_TRUE(read_matrix_market(path("y.mtx"), as_vector).equals(expected.at("y")));
+
+    // A second process finds the kernel in the cache directory.
+    r = siskin_cli(args + " --stats " + path("s2.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s2.json")["cache"], "disk");
+}
+
+TEST_F(CliCompiled, InterpretUsesTheReferenceEvaluator) {
+    Result r = siskin_cli("run 's[] += A[i,j]' -i A=" + data("olm1000.mtx") + " --interpret --print s --stats " +
+                          path("s.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto s = stats("s.json");
+    EXPECT_EQ(s["engine"], "interpret");
+    EXPECT_FALSE(s.contains("compile_ms"));
+    EXPECT_FALSE(s.contains("cache"));
+    Result compiled = siskin_cli("run 's[] += A[i,j]' -i A=" + data("olm1000.mtx") + " --print s");
+    ASSERT_EQ(compiled.status, 0) << compiled.err;
+    EXPECT_EQ(compiled.out, r.out); // the same printed sum
+}
+
+TEST_F(CliCompiled, ProgramsTheCompilerRefusesSuggestInterpret) {
+    // Writing a coo output is not compiled yet; the reference evaluator can.
+    std::string args = "run 'C[i,j] = A[i,j]' -i A=" + data("olm1000.mtx") + " -o C=" + path("c.mtx") + ":coo";
+    expect_one_line_error(siskin_cli(args), "--interpret");
+    expect_one_line_error(siskin_cli(args), "cannot");
+    Result r = siskin_cli(args + " --interpret");
+    EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST_F(CliCompiled, DumpAfterEveryPass) {
+    Result r = siskin_cli("run 's[] += A[i,j]' -i A=" + data("olm1000.mtx") + " --print s --dump-after all");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("=== input ===\nfor i, j {\n    s[] += A[i, j]"), std::string::npos) << r.err;
+    for (const char* pass : {"bind", "convert", "declare", "lower", "freeze", "print"})
+        EXPECT_EQ(count(r.err, std::string("=== after ") + pass + " ===\n"), 1u) << pass << "\n" << r.err;
+    EXPECT_NE(r.err.find("=== after bind ===\n(unchanged)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("siskin_kernel"), std::string::npos) << r.err; // the C after print
+    EXPECT_NE(r.out.find("s = "), std::string::npos);
+    EXPECT_EQ(r.out.find("==="), std::string::npos); // the dump goes to stderr only
+}
+
+TEST_F(CliCompiled, DumpAfterOnePassAndFromTheEnvironment) {
+    Result r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr", "SISKIN_DUMP_AFTER=convert");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count(r.err, "=== after"), 1u) << r.err;
+    EXPECT_NE(r.err.find("=== after convert ===\n(unchanged)"), std::string::npos) << r.err;
+    r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --dump-after print");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("=== after print ===\n#include \"siskin_prelude.h\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(r.out), std::string::npos); // the dumped C is the printed C
+}
+
+TEST_F(CliCompiled, DumpAfterAnUnknownPassListsThePasses) {
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --dump-after lowr"), "bind, convert, declare");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]'", "SISKIN_DUMP_AFTER=lowr"), "'lowr'");
+    expect_one_line_error(siskin_cli("run 's[] += A[i,j]' -i A=" + data("olm1000.mtx") +
+                                     " --interpret --dump-after all"),
+                          "--interpret");
+}
+
+TEST_F(CliCompiled, CPrintsTheCsrSpMVLoop) {
+    Result r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr -f x=dense");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("#include \"siskin_prelude.h\"", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("int siskin_kernel(siskin_buffer **buffers, const int64_t *dims)"), std::string::npos)
+        << r.out;
+    // One loop over A's rows and, inside it, the walk over the row's stored positions.
+    EXPECT_NE(r.out.find("for (int64_t i = "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("for (; p < p_end; p++)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("for (int64_t j = "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("const int32_t *restrict"), std::string::npos) << r.out; // 32-bit indices
+
+    // Dense A: a loop over j; 64-bit indices on request; x holding inf keeps every j.
+    Result dense = siskin_cli("c 'y[i] += A[i,j] * x[j]'");
+    ASSERT_EQ(dense.status, 0) << dense.err;
+    EXPECT_NE(dense.out.find("for (int64_t j = "), std::string::npos) << dense.out;
+    Result wide = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --index-bits 64");
+    ASSERT_EQ(wide.status, 0) << wide.err;
+    EXPECT_EQ(wide.out.find("int32_t"), std::string::npos) << wide.out;
+    Result nonfinite = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --nonfinite x");
+    ASSERT_EQ(nonfinite.status, 0) << nonfinite.err;
+    EXPECT_NE(nonfinite.out.find("for (int64_t j = "), std::string::npos) << nonfinite.out;
+}
+
+TEST_F(CliCompiled, CTakesTypesFillsAndOutputFormats) {
+    Result r = siskin_cli("c 'C[i,j] = min(A[i,j], B[i,j])' -f A=csr -f B=csr -f C=csr --fill A=7 "
+                          "--fill B=7 --type A=int64 --type B=int64");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("int64_t"), std::string::npos);
+    EXPECT_NE(r.out.find("siskin_buffer_reserve"), std::string::npos) << r.out; // a sparse output grows
+}
+
+TEST_F(CliCompiled, CBadOptionsAreOneLineErrors) {
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f A=zigzag"), "zigzag");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f B=csr"), "'B'");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f A"), "NAME=VALUE");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f A=csr -f A=csc"), "twice");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --type A=float99"), "float99");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --fill A=lots"), "lots");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f 'A=csf(0,1,2)'"), "-f A=csf(0,1,2): ");
+    expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --nonfinite y"), "output");
+    expect_one_line_error(siskin_cli("c 'C[i,j] = A[i,j]' -f C=coo"), "--interpret");
+}
+
+TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {
+    Result r = siskin_cli("convert " + data("olm1000.mtx") + " " + path("b.mtx") + ":csc -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("-> dense(1)@32/sparselist(0)@32"), std::string::npos) << r.err;
+    Tensor a = read_matrix_market(data("olm1000.mtx"));
+    Tensor b = read_matrix_market(path("b.mtx"));
+    EXPECT_TRUE(a.equals(b));
+
+    // To .tns in coo: the compiler does not write coo yet, so the runtime copy does.
+    r = siskin_cli("convert " + data("olm1000.mtx") + ":csr " + path("b.tns") + ":coo -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("runtime copy"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_tensor(path("b.tns")).equals(a));
+}
+
+TEST_F(CliCompiled, ConvertErrors) {
+    expect_one_line_error(siskin_cli("convert " + data("olm1000.mtx") + " " + path("b.mtx") + ":zigzag"), "zigzag");
+    expect_one_line_error(siskin_cli("convert " + path("none.mtx") + " " + path("b.mtx")), "none.mtx");
+    expect_one_line_error(siskin_cli("convert " + data("olm1000.mtx") + " " + path("b.mtx") + ":"), "FILE[:FORMAT]");
+    expect_one_line_error(siskin_cli("convert " + data("olm1000.mtx") + " " + "'" + path("b.mtx") + ":csf(0,1,2)'"),
+                          "csf");
+}

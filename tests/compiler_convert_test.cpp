@@ -1,0 +1,163 @@
+// Format conversion as a compiled copy program (siskin::convert_compiled): which pairs the
+// compiler does itself, and that every pair gives what the runtime Tensor::convert gives.
+#include <cmath>
+#include <iostream>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "compiler_test_util.hpp"
+#include "siskin/compiler.hpp"
+#include "siskin/error.hpp"
+
+using namespace siskin;
+using siskin::testing::stored_coordinates;
+using siskin::testing::test_options;
+
+namespace {
+
+// A float64 tensor with about `density` of its elements stored, values in 1..5, some stored
+// entries equal to the fill (which no conversion keeps).
+Tensor random_tensor(std::vector<int64_t> shape, const std::string& format, double fill,
+                     double density, std::mt19937& rng) {
+    int ndims = static_cast<int>(shape.size());
+    CoordinateList list;
+    list.ndims = ndims;
+    std::uniform_real_distribution<double> coin(0, 1);
+    std::uniform_int_distribution<int> value(1, 5);
+    int64_t total = 1;
+    for (int64_t n : shape) total *= n;
+    for (int64_t flat = 0; flat < total; ++flat) {
+        if (coin(rng) >= density) continue;
+        std::vector<int64_t> c(ndims);
+        int64_t rest = flat;
+        for (int d = ndims - 1; d >= 0; --d) {
+            c[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        list.add(c, Scalar::of(coin(rng) < 0.1 ? fill : static_cast<double>(value(rng))));
+    }
+    return Tensor::from_coordinates(shape, ValueType::Float64, Scalar::of(fill),
+                                    Format::parse(format, ndims), list);
+}
+
+std::vector<std::string> level_kinds(const Format& f) {
+    std::vector<std::string> kinds;
+    for (const auto& level : f.levels()) kinds.push_back(level.kind);
+    return kinds;
+}
+
+// The compiled conversion agrees with Tensor::convert: elements, type, fill, the stored
+// coordinates, and the target's levels.
+void expect_same_as_runtime(const Tensor& source, const std::string& target_spelling,
+                            bool* compiled = nullptr) {
+    Format target = Format::parse(target_spelling, source.ndims());
+    SCOPED_TRACE(source.format().to_string() + " -> " + target_spelling +
+                 ", fill " + source.fill().to_string());
+    Conversion c = convert_compiled(source, target, test_options());
+    Tensor expected = source.convert(target);
+    EXPECT_TRUE(c.tensor.equals(expected)) << c.tensor.to_string() << "\nexpected\n" << expected.to_string();
+    EXPECT_TRUE(c.tensor.equals(source));
+    EXPECT_EQ(c.tensor.type(), source.type());
+    EXPECT_TRUE(c.tensor.fill().same(source.fill()));
+    EXPECT_EQ(level_kinds(c.tensor.format()), level_kinds(target));
+    EXPECT_EQ(stored_coordinates(c.tensor), stored_coordinates(expected));
+    if (compiled) *compiled = c.compiled;
+    if (!c.compiled) {
+        EXPECT_FALSE(c.fallback_reason.empty());
+    }
+}
+
+} // namespace
+
+TEST(CompilerConvert, TheMainMatrixPairsAreCompiled) {
+    std::mt19937 rng(7);
+    for (double fill : {0.0, 2.5}) {
+        Tensor csr = random_tensor({9, 7}, "csr", fill, 0.3, rng);
+        Tensor coo = random_tensor({9, 7}, "coo", fill, 0.3, rng);
+        Tensor dense = random_tensor({9, 7}, "dense", fill, 0.3, rng);
+        struct Pair {
+            const Tensor* source;
+            const char* target;
+        };
+        for (const Pair& p : {Pair{&csr, "csc"}, Pair{&csr, "dcsr"}, Pair{&coo, "csr"},
+                              Pair{&dense, "csr"}, Pair{&csr, "dense"}, Pair{&csr, "dcsc"}}) {
+            bool compiled = false;
+            expect_same_as_runtime(*p.source, p.target, &compiled);
+            EXPECT_TRUE(compiled) << p.source->format().to_string() << " -> " << p.target << ": "
+                                  << convert_compiled(*p.source, Format::parse(p.target, 2), test_options())
+                                         .fallback_reason;
+        }
+    }
+}
+
+TEST(CompilerConvert, CsrToCscByHand) {
+    // [[0 1 0]   stored in csc: column 0 holds (1,0)=3; column 1 holds (0,1)=1, (1,1)=4;
+    //  [3 4 0]]  column 2 is empty.
+    Tensor a = siskin::testing::make({2, 3}, "csr", {{{0, 1}, 1.0}, {{1, 0}, 3.0}, {{1, 1}, 4.0}});
+    Conversion c = convert_compiled(a, Format::csc(), test_options());
+    ASSERT_TRUE(c.compiled) << c.fallback_reason;
+    std::vector<std::vector<int64_t>> want = {{1, 0}, {0, 1}, {1, 1}};
+    EXPECT_EQ(stored_coordinates(c.tensor), want);
+    EXPECT_EQ(c.tensor.at({1, 1}).as_double(), 4.0);
+    EXPECT_EQ(c.tensor.at({0, 2}).as_double(), 0.0);
+}
+
+TEST(CompilerConvert, EveryPairMatchesTheRuntimeConversion) {
+    const std::vector<std::string> matrix_formats = {
+        "dense", "csr", "csc", "dcsr", "dcsc", "coo", "csr@64",
+        "dense(0)/sparseband(1)", "dense(0)/runlist(1)", "dense(0)/sparsebytemap(1)"};
+    // Every pair among these is compiled; the others may fall back to the runtime copy.
+    const std::set<std::string> compiled_formats = {"dense", "csr", "csc", "dcsr", "dcsc", "csr@64"};
+    std::mt19937 rng(11);
+    std::string fallbacks;
+    for (double fill : {0.0, -1.5, static_cast<double>(INFINITY)})
+        for (const auto& from : matrix_formats) {
+            Tensor source = random_tensor({6, 8}, from, fill, 0.35, rng);
+            for (const auto& to : matrix_formats) {
+                bool compiled = false;
+                expect_same_as_runtime(source, to, &compiled);
+                if (compiled_formats.count(from) && compiled_formats.count(to)) {
+                    EXPECT_TRUE(compiled) << from << " -> " << to;
+                }
+                if (!compiled && fill == 0.0) fallbacks += " " + from + "->" + to;
+            }
+        }
+    std::cout << "runtime copies (fill 0):" << fallbacks << "\n";
+}
+
+TEST(CompilerConvert, VectorsAndThreeDimensionalTensors) {
+    std::mt19937 rng(13);
+    for (double fill : {0.0, 1.0}) {
+        for (const char* from : {"dense", "sparselist(0)", "coo"}) {
+            Tensor v = random_tensor({12}, from, fill, 0.4, rng);
+            for (const char* to : {"dense", "sparselist(0)", "coo"}) expect_same_as_runtime(v, to);
+        }
+        for (const char* from : {"dense", "csf", "coo", "csf(2,0,1)"}) {
+            Tensor t = random_tensor({3, 4, 5}, from, fill, 0.3, rng);
+            for (const char* to : {"dense", "csf", "coo", "csf(2,0,1)", "csf(1,2,0)"})
+                expect_same_as_runtime(t, to);
+        }
+    }
+    bool compiled = false;
+    expect_same_as_runtime(random_tensor({3, 4, 5}, "csf", 0.0, 0.3, rng), "csf(2,0,1)", &compiled);
+    EXPECT_TRUE(compiled);
+}
+
+TEST(CompilerConvert, WrongNumberOfDimensionsIsAnError) {
+    Tensor a = siskin::testing::make({2, 3}, "csr", {{{0, 1}, 1.0}});
+    try {
+        convert_compiled(a, Format::csf(3), test_options());
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("2 dimensions"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CompilerConvert, ConvertReturnsTheTensor) {
+    Tensor a = siskin::testing::make({2, 3}, "csr", {{{0, 1}, 1.0}, {{1, 2}, 5.0}});
+    Tensor b = convert(a, Format::dcsc(), test_options());
+    EXPECT_TRUE(b.equals(a));
+    EXPECT_EQ(level_kinds(b.format()), level_kinds(Format::dcsc()));
+}

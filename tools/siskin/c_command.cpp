@@ -1,0 +1,125 @@
+// `siskin c PROGRAM -f A=csr -f x=dense [--fill A=VALUE] [--type A=TYPE]`: prints the C the
+// compiler generates for tensors of those formats. Kernels do not depend on shapes, so none are
+// asked for; each tensor's number of dimensions comes from the program. Inputs are taken to hold
+// finite values (what `siskin run` finds for most data, and what lets 0 * x skip x) unless
+// --nonfinite names them.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "siskin/compiler.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/text.hpp"
+
+namespace siskin::cli {
+
+namespace {
+
+struct COptions {
+    std::string program;
+    std::vector<std::string> formats, fills, types, nonfinite;
+    std::string dump_after;
+    int index_bits = 32;
+};
+
+void print_c(const COptions& o) {
+    ir::Program program = ir::parse_program(program_text(o.program));
+    auto arity = access_arity(program);
+    auto outputs = program.outputs();
+    auto is_output = [&](const std::string& name) {
+        return std::find(outputs.begin(), outputs.end(), name) != outputs.end();
+    };
+
+    std::map<std::string, ValueType> types;
+    for (const auto& t : o.types) {
+        auto [name, spelling] = parse_assignment(t, "--type");
+        dimensions_of(arity, name, "--type");
+        types[name] = parse_type(spelling);
+    }
+    auto type_of = [&](const std::string& name) -> std::optional<ValueType> {
+        auto it = types.find(name);
+        return it == types.end() ? std::nullopt : std::optional(it->second);
+    };
+    std::map<std::string, Format> formats;
+    for (const auto& f : o.formats) {
+        auto [name, spelling] = parse_assignment(f, "-f");
+        if (formats.count(name)) throw Error(fmt::format("-f {}: the format of {} is given twice", f, name));
+        int ndims = dimensions_of(arity, name, "-f");
+        try {
+            formats.emplace(name, Format::parse(spelling, ndims));
+        } catch (const Error& e) {
+            throw Error(fmt::format("-f {}: {} (the program uses {} with {} subscripts)", f,
+                                    e.message(), name, ndims));
+        }
+    }
+    std::map<std::string, Scalar> fills;
+    for (const auto& f : o.fills) {
+        auto [name, value] = parse_assignment(f, "--fill");
+        dimensions_of(arity, name, "--fill");
+        fills[name] = parse_fill(value, type_of(name));
+    }
+
+    std::map<std::string, TensorSignature> inputs;
+    std::map<std::string, OutputSpec> specs;
+    for (const auto& [name, ndims] : arity) {
+        if (is_output(name)) {
+            OutputSpec& spec = specs[name];
+            if (formats.count(name)) spec.format = formats.at(name);
+            if (fills.count(name)) spec.fill = fills.at(name);
+            spec.type = type_of(name);
+            continue;
+        }
+        TensorSignature s;
+        s.ndims = ndims;
+        s.format = formats.count(name) ? formats.at(name) : Format::dense(ndims);
+        s.type = type_of(name).value_or(ValueType::Float64);
+        s.fill = fills.count(name) ? fills.at(name).cast(s.type) : Scalar::zero(s.type);
+        s.finite = true;
+        inputs.emplace(name, s);
+    }
+    for (const auto& name : o.nonfinite) {
+        dimensions_of(arity, name, "--nonfinite");
+        if (is_output(name)) throw Error(fmt::format("--nonfinite {}: {} is an output", name, name));
+        inputs.at(name).finite = false;
+    }
+    CompileOptions options;
+    if (!o.dump_after.empty()) options.dump_after = o.dump_after;
+    auto signatures = infer_signatures(program, inputs, specs, o.index_bits);
+    try {
+        std::cout << generate_c(program, signatures, options);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        throw Error(fmt::format("the compiler cannot compile this program yet: {} (`siskin run "
+                                "--interpret` runs it on the reference evaluator)",
+                                e.message()),
+                    Error::Kind::Unsupported);
+    }
+}
+
+} // namespace
+
+void add_c_command(CLI::App& app) {
+    auto options = std::make_shared<COptions>();
+    auto* cmd = app.add_subcommand("c", "Print the C generated for a program and tensor formats");
+    cmd->add_option("program", options->program,
+                    "Program text, e.g. 'y[i] += A[i,j] * x[j]', or @FILE to read it from FILE")
+        ->required();
+    cmd->add_option("-f,--format", options->formats,
+                    "Format NAME=FORMAT of a tensor (default dense), e.g. -f A=csr");
+    cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE (inputs default to 0)");
+    cmd->add_option("--type", options->types, "Value type NAME=TYPE (inputs default to float64)");
+    cmd->add_option("--nonfinite", options->nonfinite,
+                    "Input NAME may hold inf or NaN (inputs are taken to be finite otherwise)");
+    cmd->add_option("--index-bits", options->index_bits,
+                    "Index width of levels whose format does not fix it")
+        ->check(CLI::IsMember({32, 64}));
+    cmd->add_option("--dump-after", options->dump_after,
+                    "Print the program after compiler pass PASS (or all) to stderr");
+    cmd->callback([options] { print_c(*options); });
+}
+
+} // namespace siskin::cli

@@ -1,0 +1,59 @@
+// `siskin convert IN[:FORMAT] OUT[:FORMAT]`: reads IN (in FORMAT, else the file type's default),
+// converts it with the compiled copy program (siskin::convert_compiled) to OUT's format (else
+// keeps the input's), and writes OUT; the file type comes from OUT's extension.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "siskin/compiler.hpp"
+#include "siskin/error.hpp"
+#include "siskin/io.hpp"
+
+namespace siskin::cli {
+
+namespace {
+
+struct ConvertOptions {
+    std::string in, out, fill, type;
+    bool verbose = false;
+};
+
+void convert_file(const ConvertOptions& o) {
+    FileArgument in = parse_file_argument(o.in, "IN");
+    FileArgument out = parse_file_argument(o.out, "OUT");
+    ReadOptions read;
+    if (!o.type.empty()) read.type = parse_type(o.type);
+    if (!o.fill.empty()) read.fill = parse_fill(o.fill, read.type);
+    Tensor source = read_tensor(in.path, read);
+    if (in.format) {
+        // The number of dimensions (which a preset like "dense" needs) comes from the file.
+        read.format = Format::parse(*in.format, source.ndims());
+        source = read_tensor(in.path, read);
+    }
+    Format target = out.format ? Format::parse(*out.format, source.ndims()) : source.format();
+    Conversion c = convert_compiled(source, target);
+    write_tensor(c.tensor, out.path);
+    if (o.verbose)
+        std::cerr << fmt::format("{} -> {}: {}\n", source.format().to_string(), c.tensor.format().to_string(),
+                                 c.compiled ? std::string("compiled copy")
+                                            : "runtime copy (the compiler refused: " + c.fallback_reason + ")");
+}
+
+} // namespace
+
+void add_convert_command(CLI::App& app) {
+    auto options = std::make_shared<ConvertOptions>();
+    auto* cmd = app.add_subcommand("convert", "Convert a tensor file to another storage format");
+    cmd->add_option("in", options->in, "Input FILE[:FORMAT] (.mtx or .tns)")->required();
+    cmd->add_option("out", options->out, "Output FILE[:FORMAT], e.g. b.mtx:csc")->required();
+    cmd->add_option("--fill", options->fill, "Fill value of the tensor (default 0)");
+    cmd->add_option("--type", options->type, "Value type of the tensor");
+    cmd->add_flag("-v,--verbose", options->verbose,
+                  "Say on stderr whether the compiled copy or the runtime copy did the work");
+    cmd->callback([options] { convert_file(*options); });
+}
+
+} // namespace siskin::cli
