@@ -66,6 +66,28 @@ int dimensions_of(const std::map<std::string, int>& arity, const std::string& na
     return it->second;
 }
 
+std::optional<ValueType> TensorOptions::type_of(const std::string& name) const {
+    auto it = types.find(name);
+    return it == types.end() ? std::nullopt : std::optional(it->second);
+}
+
+TensorOptions parse_tensor_options(const std::map<std::string, int>& arity,
+                                   const std::vector<std::string>& types,
+                                   const std::vector<std::string>& fills) {
+    TensorOptions o;
+    for (const auto& t : types) {
+        auto [name, spelling] = parse_assignment(t, "--type");
+        dimensions_of(arity, name, "--type");
+        o.types[name] = parse_type(spelling);
+    }
+    for (const auto& f : fills) {
+        auto [name, value] = parse_assignment(f, "--fill");
+        dimensions_of(arity, name, "--fill");
+        o.fills[name] = parse_fill(value, o.type_of(name));
+    }
+    return o;
+}
+
 std::string read_text_file(const std::string& path, const std::string& what) {
     std::ifstream in(path);
     if (!in) throw Error(fmt::format("cannot read {} file '{}'", what, path));

@@ -25,6 +25,15 @@ struct FileArgument {
 FileArgument parse_file_argument(const std::string& text, const std::string& option);
 /// "A=M.mtx:csr" -> {A, M.mtx, csr}. Throws Error naming the option when malformed.
 TensorArgument parse_tensor_argument(const std::string& text, const std::string& option);
+/// The --type and --fill options of a command, checked against the tensors the program uses.
+struct TensorOptions {
+    std::map<std::string, ValueType> types;
+    std::map<std::string, Scalar> fills;
+    std::optional<ValueType> type_of(const std::string& name) const;
+};
+TensorOptions parse_tensor_options(const std::map<std::string, int>& arity,
+                                   const std::vector<std::string>& types,
+                                   const std::vector<std::string>& fills);
 /// "A=inf" -> {A, "inf"}.
 std::pair<std::string, std::string> parse_assignment(const std::string& text,
                                                      const std::string& option);

@@ -34,16 +34,9 @@ void print_c(const COptions& o) {
         return std::find(outputs.begin(), outputs.end(), name) != outputs.end();
     };
 
-    std::map<std::string, ValueType> types;
-    for (const auto& t : o.types) {
-        auto [name, spelling] = parse_assignment(t, "--type");
-        dimensions_of(arity, name, "--type");
-        types[name] = parse_type(spelling);
-    }
-    auto type_of = [&](const std::string& name) -> std::optional<ValueType> {
-        auto it = types.find(name);
-        return it == types.end() ? std::nullopt : std::optional(it->second);
-    };
+    TensorOptions tensor_options = parse_tensor_options(arity, o.types, o.fills);
+    const auto& fills = tensor_options.fills;
+    auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
     std::map<std::string, Format> formats;
     for (const auto& f : o.formats) {
         auto [name, spelling] = parse_assignment(f, "-f");
@@ -55,12 +48,6 @@ void print_c(const COptions& o) {
             throw Error(fmt::format("-f {}: {} (the program uses {} with {} subscripts)", f,
                                     e.message(), name, ndims));
         }
-    }
-    std::map<std::string, Scalar> fills;
-    for (const auto& f : o.fills) {
-        auto [name, value] = parse_assignment(f, "--fill");
-        dimensions_of(arity, name, "--fill");
-        fills[name] = parse_fill(value, type_of(name));
     }
 
     std::map<std::string, TensorSignature> inputs;

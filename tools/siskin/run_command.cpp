@@ -68,22 +68,9 @@ void run(const RunOptions& o) {
         return std::find(program_outputs.begin(), program_outputs.end(), name) != program_outputs.end();
     };
 
-    std::map<std::string, ValueType> types;
-    for (const auto& t : o.types) {
-        auto [name, spelling] = parse_assignment(t, "--type");
-        dimensions_of(arity, name, "--type");
-        types[name] = parse_type(spelling);
-    }
-    auto type_of = [&](const std::string& name) -> std::optional<ValueType> {
-        auto it = types.find(name);
-        return it == types.end() ? std::nullopt : std::optional(it->second);
-    };
-    std::map<std::string, Scalar> fills;
-    for (const auto& f : o.fills) {
-        auto [name, value] = parse_assignment(f, "--fill");
-        dimensions_of(arity, name, "--fill");
-        fills[name] = parse_fill(value, type_of(name));
-    }
+    TensorOptions tensor_options = parse_tensor_options(arity, o.types, o.fills);
+    const auto& fills = tensor_options.fills;
+    auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
 
     std::map<std::string, Tensor> inputs;
     for (const auto& text : o.inputs) {
