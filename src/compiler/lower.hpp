@@ -51,7 +51,9 @@ LStmt truncate_all(LowerCtx& ctx, const LStmt& body, const std::string& index, c
                    const Extent& to, const std::set<const Node*>& skip = {});
 /// Lowers body over a sub-extent, emitting nothing when the prover shows it empty and guarding
 /// the code with `if (lo < hi)` unless the prover shows it non-empty.
-void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
+/// `guard`: a test equivalent to ext.lo < ext.hi to use instead of it (Phase::nonempty).
+void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                 const std::optional<cast::Expr>& guard = std::nullopt);
 /// The C expression of a closed scalar expression.
 cast::Expr c_value(LowerCtx& ctx, const LExpr& e);
 /// Emits an if/else-if chain; branches must not all be empty. A trailing empty else is dropped.

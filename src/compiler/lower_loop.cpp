@@ -331,7 +331,8 @@ LStmt truncate_all(LowerCtx& ctx, const LStmt& body, const std::string& index, c
     return replace_unfurled(body, by);
 }
 
-void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                 const std::optional<cast::Expr>& guard) {
     Prover& pr = ctx.prover();
     if (pr.le(ext.hi, ext.lo)) return;
     auto code = ctx.capture([&] { lower_extent(ctx, index, ext, body); });
@@ -340,7 +341,8 @@ void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, con
         ctx.emit(code);
         return;
     }
-    ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi), cast::Block::make(code)));
+    ctx.emit(cast::If::make(guard ? *guard : cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi),
+                            cast::Block::make(code)));
 }
 
 } // namespace siskin::compiler

@@ -21,12 +21,17 @@ void lower_sequence(LowerCtx& ctx, const std::string& index, const Extent& ext, 
         Extent range{pr.max(los), pr.min(his)};
         if (!pr.le(range.hi, range.lo)) {
             std::map<const Node*, LExpr> by;
+            std::optional<cast::Expr> guard;
             for (size_t s = 0; s < seqs.size(); ++s) {
                 const auto& phase = seqs[s]->looplet->as<Sequence>()->phases[choice[s]];
                 by.emplace(seqs[s], seqs[s]->with(phase.body(ctx, range)));
+                // The range is exactly this phase from its start: its own cheaper test decides.
+                if (phase.nonempty && phase.stop && pr.eq(range.lo, phase.nonempty->from) &&
+                    pr.eq(range.hi, *phase.stop))
+                    guard = phase.nonempty->test;
             }
             LStmt part = replace_unfurled(truncate_all(ctx, body, index, ext, range, skip), by);
-            lower_range(ctx, index, range, part);
+            lower_range(ctx, index, range, part, guard);
         }
         // Next combination, last sequence fastest.
         size_t s = seqs.size();

@@ -1,7 +1,9 @@
 #include "compiler/pipeline.hpp"
 
 #include <algorithm>
+#include <set>
 
+#include "codegen/c_optimize.hpp"
 #include "codegen/c_printer.hpp"
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
@@ -28,6 +30,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     dump.input(program);
     LowerCtx ctx;
     KernelPlan plan;
+    std::map<std::string, cast::Type> output_arrays; // data pointer -> element type
     auto code = ctx.capture([&] {
         Workspaced ws = add_workspaces(program, signatures);
         dump.after("workspaces", ws.program);
@@ -57,8 +60,19 @@ KernelPlan plan_kernel(const ir::Program& program,
         plan.dim_classes = tensors.dim_classes;
         plan.checks = converted.checks;
         plan.num_buffers = tensors.num_buffers;
+        for (const auto& name : tensors.outputs) {
+            const TensorBinding& t = tensors.at(name);
+            for (const auto& level : t.levels)
+                for (const auto& b : level) output_arrays.emplace(b.data, cast::Type::of(b.type));
+            if (t.values) output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
+        }
     });
-    cast::Stmt body = cast::Block::make(code);
+    // Cleanups the looplets leave to the finished C (c_optimize.hpp).
+    cast::Stmt body = cast::remove_dead_locals(cast::Block::make(code));
+    body = cast::replace_scalars(body, output_arrays);
+    std::set<std::string> output_pointers;
+    for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
+    body = cast::restrict_pointers(body, output_pointers);
     if (count_work) body = count_loop_bodies(body);
     cast::Function kernel = cast::Function::make(
         cast::Type::named("int"), kKernelSymbol,

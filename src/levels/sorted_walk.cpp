@@ -77,7 +77,8 @@ LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, co
     LoopletPtr stepper = gallop ? gallop_jumper(w, fiber) : walk_stepper(w, fiber);
     LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
     LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
-        {w.last, [stepper](LowerCtx&, const Extent&) { return stepper; }},
+        {w.last, [stepper](LowerCtx&, const Extent&) { return stepper; },
+         Phase::Test{c_int(0), lt(w.p, w.end)}},
         {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
     return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
                                std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});

@@ -75,6 +75,13 @@ struct Spike final : Looplet {
 struct Phase {
     std::optional<cast::Expr> stop; // exclusive end; none for the last phase (it ends at hi)
     std::function<LoopletPtr(LowerCtx&, const Extent&)> body;
+    /// A cheaper test that holds exactly when [from, stop) is not empty, valid before the level
+    /// moves its state: {from, test}. A sorted list's phase of stored entries starts at 0 and
+    /// is non-empty exactly when p < p_end, which needs no load of its last coordinate.
+    struct Test {
+        cast::Expr from, test;
+    };
+    std::optional<Test> nonempty = {};
 };
 
 struct Sequence final : Looplet {

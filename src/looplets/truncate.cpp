@@ -58,6 +58,7 @@ LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta) {
         for (const auto& p : l->as<Sequence>()->phases) {
             Phase q;
             if (p.stop) q.stop = c_add(*p.stop, delta);
+            if (p.nonempty) q.nonempty = Phase::Test{c_add(p.nonempty->from, delta), p.nonempty->test};
             auto body = p.body;
             q.body = [body, delta, back](LowerCtx& ctx, const Extent& e) {
                 return shift_looplet(body(ctx, back(e)), delta);

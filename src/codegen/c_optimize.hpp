@@ -1,0 +1,40 @@
+#pragma once
+// Cleanups of a kernel's C AST that the looplet lowerer leaves to a pass over the finished code,
+// each in its own file. They keep the meaning of the C exactly (no float reassociation), and
+// the C compiler could not always do them itself: it does not know that an output buffer is
+// reached through one pointer only.
+#include <map>
+#include <set>
+#include <string>
+
+#include "codegen/c_ast.hpp"
+
+namespace siskin::cast {
+
+/// Removes the scalar locals whose value is never read: their declaration and every statement
+/// that only stores into them (when what is stored has no effect), repeated until none is left
+/// (a cursor like `j_start` that no later code reads, then a bound only it used). An `if` left
+/// with an empty body and a pure condition goes too.
+Stmt remove_dead_locals(const Stmt& body);
+
+/// Scalar replacement of output elements in loops. `arrays` maps the name of each output data pointer to its element
+/// type. In a `for` or `while` loop that writes X[e] where
+///   - e is built from variables and constants only, and none of its variables is assigned in
+///     the loop,
+///   - every other use of X in the loop is the same element X[e], and X itself (the pointer,
+///     which moves when its buffer grows) is not assigned in the loop,
+///   - the loop's first top-level statement that uses X stores into X[e], and nothing before it
+///     can leave the iteration (no break, continue or return), and the loop holds no return,
+/// the element lives in a fresh local for the loop: loaded once before it (or not loaded, when
+/// that first store does not read it), stored once after. The loop is guarded by its own
+/// condition (reusing an enclosing `if` with that condition), so X[e] is only touched when the
+/// first iteration would have touched it.
+Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays);
+
+/// Marks `restrict` the declarations of the pointers in `names` (output data pointers, each the
+/// only way the kernel reaches its buffer) that are used only as `p[...]`, and whose every
+/// assignment after the declaration comes before any access and outside every loop (so a
+/// buffer that grows while the kernel writes it keeps a plain pointer).
+Stmt restrict_pointers(const Stmt& body, const std::set<std::string>& names);
+
+} // namespace siskin::cast

@@ -1,0 +1,209 @@
+#include "codegen/c_walk.hpp"
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "codegen/c_printer.hpp"
+
+namespace siskin::cast {
+
+void for_each_expr(const Expr& e, const std::function<void(const Expr&)>& f) {
+    f(e);
+    switch (e.kind()) {
+    case ExprKind::Literal:
+    case ExprKind::Var: return;
+    case ExprKind::Unary: return for_each_expr(e.as<Unary>().operand, f);
+    case ExprKind::Binary:
+        for_each_expr(e.as<Binary>().lhs, f);
+        return for_each_expr(e.as<Binary>().rhs, f);
+    case ExprKind::Ternary: {
+        const auto& t = e.as<Ternary>();
+        for_each_expr(t.cond, f);
+        for_each_expr(t.then_value, f);
+        return for_each_expr(t.else_value, f);
+    }
+    case ExprKind::Call:
+        for (const auto& a : e.as<Call>().args) for_each_expr(a, f);
+        return;
+    case ExprKind::Index:
+        for_each_expr(e.as<Index>().base, f);
+        return for_each_expr(e.as<Index>().index, f);
+    case ExprKind::Field: return for_each_expr(e.as<Field>().base, f);
+    case ExprKind::Cast: return for_each_expr(e.as<Cast>().operand, f);
+    }
+}
+
+void for_each_node(const Stmt& s, const std::function<void(const Expr&)>& on_expr,
+                   const std::function<void(const Stmt&)>& on_stmt) {
+    if (on_stmt) on_stmt(s);
+    auto ex = [&](const Expr& e) {
+        if (on_expr) for_each_expr(e, on_expr);
+    };
+    auto st = [&](const Stmt& c) { for_each_node(c, on_expr, on_stmt); };
+    switch (s.kind()) {
+    case StmtKind::Decl:
+        if (const auto& i = s.as<Decl>().init) ex(*i);
+        return;
+    case StmtKind::Assign:
+        ex(s.as<Assign>().target);
+        return ex(s.as<Assign>().value);
+    case StmtKind::Increment: return ex(s.as<Increment>().target);
+    case StmtKind::Eval: return ex(s.as<Eval>().expr);
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        ex(n.cond);
+        st(n.then_body);
+        if (n.else_body) st(*n.else_body);
+        return;
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        if (n.init) st(*n.init);
+        if (n.cond) ex(*n.cond);
+        if (n.step) st(*n.step);
+        return st(n.body);
+    }
+    case StmtKind::While:
+        ex(s.as<While>().cond);
+        return st(s.as<While>().body);
+    case StmtKind::Return:
+        if (const auto& v = s.as<Return>().value) ex(*v);
+        return;
+    case StmtKind::Block:
+        for (const auto& c : s.as<Block>().stmts) st(c);
+        return;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Comment: return;
+    }
+}
+
+Expr rewrite_expr(const Expr& e, const std::function<std::optional<Expr>(const Expr&)>& f) {
+    if (auto r = f(e)) return *r;
+    auto re = [&](const Expr& c) { return rewrite_expr(c, f); };
+    switch (e.kind()) {
+    case ExprKind::Literal:
+    case ExprKind::Var: return e;
+    case ExprKind::Unary: return Unary::make(e.as<Unary>().op, re(e.as<Unary>().operand));
+    case ExprKind::Binary: {
+        const auto& b = e.as<Binary>();
+        return Binary::make(b.op, re(b.lhs), re(b.rhs));
+    }
+    case ExprKind::Ternary: {
+        const auto& t = e.as<Ternary>();
+        return Ternary::make(re(t.cond), re(t.then_value), re(t.else_value));
+    }
+    case ExprKind::Call: {
+        std::vector<Expr> args;
+        for (const auto& a : e.as<Call>().args) args.push_back(re(a));
+        return Call::make(e.as<Call>().function, std::move(args));
+    }
+    case ExprKind::Index: return Index::make(re(e.as<Index>().base), re(e.as<Index>().index));
+    case ExprKind::Field: {
+        const auto& n = e.as<Field>();
+        return Field::make(re(n.base), n.field, n.arrow);
+    }
+    case ExprKind::Cast: return Cast::make(e.as<Cast>().type, re(e.as<Cast>().operand));
+    }
+    return e;
+}
+
+Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f) {
+    auto ex = [&](const Expr& e) { return rewrite_expr(e, f); };
+    auto st = [&](const Stmt& c) { return rewrite_exprs(c, f); };
+    switch (s.kind()) {
+    case StmtKind::Decl: {
+        const auto& n = s.as<Decl>();
+        std::optional<Expr> init;
+        if (n.init) init = ex(*n.init);
+        return Decl::make(n.type, n.name, init);
+    }
+    case StmtKind::Assign: {
+        const auto& n = s.as<Assign>();
+        return Assign::make(ex(n.target), n.op, ex(n.value));
+    }
+    case StmtKind::Increment: {
+        const auto& n = s.as<Increment>();
+        return Increment::make(ex(n.target), n.decrement);
+    }
+    case StmtKind::Eval: return Eval::make(ex(s.as<Eval>().expr));
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        std::optional<Stmt> otherwise;
+        if (n.else_body) otherwise = st(*n.else_body);
+        return If::make(ex(n.cond), st(n.then_body), otherwise);
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        std::optional<Stmt> init, step;
+        std::optional<Expr> cond;
+        if (n.init) init = st(*n.init);
+        if (n.cond) cond = ex(*n.cond);
+        if (n.step) step = st(*n.step);
+        return For::make(init, cond, step, st(n.body));
+    }
+    case StmtKind::While: return While::make(ex(s.as<While>().cond), st(s.as<While>().body));
+    case StmtKind::Return: {
+        std::optional<Expr> v;
+        if (s.as<Return>().value) v = ex(*s.as<Return>().value);
+        return Return::make(v);
+    }
+    case StmtKind::Block: {
+        std::vector<Stmt> stmts;
+        for (const auto& c : s.as<Block>().stmts) stmts.push_back(st(c));
+        return Block::make(std::move(stmts));
+    }
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Comment: return s;
+    }
+    return s;
+}
+
+bool same_expr(const Expr& a, const Expr& b) { return a.get() == b.get() || print(a) == print(b); }
+
+bool mentions(const Expr& e, const std::string& name) {
+    bool found = false;
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() == ExprKind::Var && n.as<Var>().name == name) found = true;
+    });
+    return found;
+}
+
+bool mentions(const Stmt& s, const std::string& name) {
+    bool found = false;
+    for_each_node(
+        s,
+        [&](const Expr& n) {
+            if (n.kind() == ExprKind::Var && n.as<Var>().name == name) found = true;
+        },
+        [&](const Stmt& c) {
+            if (c.kind() == StmtKind::Decl && c.as<Decl>().name == name) found = true;
+        });
+    return found;
+}
+
+std::optional<std::string> assigned_var(const Stmt& s) {
+    const Expr* target = nullptr;
+    if (s.kind() == StmtKind::Assign) target = &s.as<Assign>().target;
+    else if (s.kind() == StmtKind::Increment) target = &s.as<Increment>().target;
+    if (target && target->kind() == ExprKind::Var) return target->as<Var>().name;
+    return std::nullopt;
+}
+
+bool is_pure(const Expr& e) {
+    static constexpr std::array<std::string_view, 5> kPure{
+        "siskin_op_", "siskin_lower_bound_", "siskin_gallop_", "siskin_min_", "siskin_max_"};
+    bool pure = true;
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() != ExprKind::Call) return;
+        const std::string& f = n.as<Call>().function;
+        bool known = false;
+        for (auto prefix : kPure) known |= f.rfind(prefix, 0) == 0;
+        pure &= known;
+    });
+    return pure;
+}
+
+} // namespace siskin::cast

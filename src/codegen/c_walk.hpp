@@ -1,0 +1,37 @@
+#pragma once
+// Walking and rebuilding the C AST (c_ast.hpp), for the cleanup passes of c_optimize.hpp.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "codegen/c_ast.hpp"
+
+namespace siskin::cast {
+
+/// Calls f on e and every sub-expression of e, parents first.
+void for_each_expr(const Expr& e, const std::function<void(const Expr&)>& f);
+/// Calls on_stmt on s and every statement nested in it (parents first), and on_expr on every
+/// expression they hold (targets included), with for_each_expr.
+void for_each_node(const Stmt& s, const std::function<void(const Expr&)>& on_expr,
+                   const std::function<void(const Stmt&)>& on_stmt = {});
+
+/// e with every sub-expression for which f returns a value replaced by it (parents first: a
+/// replaced node is not descended into).
+Expr rewrite_expr(const Expr& e, const std::function<std::optional<Expr>(const Expr&)>& f);
+/// s with rewrite_expr applied to every expression it holds, at every depth.
+Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f);
+
+/// Structural equality (the printed C text).
+bool same_expr(const Expr& a, const Expr& b);
+/// Whether the variable `name` occurs in e.
+bool mentions(const Expr& e, const std::string& name);
+/// Whether the variable `name` occurs anywhere in s.
+bool mentions(const Stmt& s, const std::string& name);
+/// The variable an lvalue stores into when it is a plain variable (`x`, not `a[i]`), else none.
+std::optional<std::string> assigned_var(const Stmt& s);
+
+/// True when evaluating e has no effect but its value: no assignment, and calls only of the
+/// pure prelude and operator helpers (siskin_op_*, searches, min/max). Loads count as pure.
+bool is_pure(const Expr& e);
+
+} // namespace siskin::cast

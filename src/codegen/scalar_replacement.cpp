@@ -1,0 +1,224 @@
+// Scalar replacement (c_optimize.hpp): `y[i] = add(y[i], ...)` in the j loop of SpMV becomes an
+// update of a local, so the sum stays in a register instead of a load and a store per entry.
+// Without it the C compiler must assume the store to y[i] may change what the next iteration
+// loads (y's buffer is reached through a plain pointer).
+#include <vector>
+
+#include "codegen/c_optimize.hpp"
+#include "codegen/c_walk.hpp"
+
+namespace siskin::cast {
+
+namespace {
+
+bool is_var(const Expr& e, const std::string& name) {
+    return e.kind() == ExprKind::Var && e.as<Var>().name == name;
+}
+
+bool is_element(const Expr& e, const std::string& array) {
+    return e.kind() == ExprKind::Index && is_var(e.as<Index>().base, array);
+}
+
+// An index the loop cannot change through memory: variables, constants and arithmetic.
+bool is_simple(const Expr& e) {
+    bool simple = true;
+    for_each_expr(e, [&](const Expr& n) {
+        switch (n.kind()) {
+        case ExprKind::Var:
+        case ExprKind::Literal:
+        case ExprKind::Binary:
+        case ExprKind::Cast: return;
+        case ExprKind::Unary:
+            simple &= n.as<Unary>().op == UnaryOp::Neg;
+            return;
+        default: simple = false;
+        }
+    });
+    return simple;
+}
+
+bool can_leave(const Stmt& s) {
+    bool leaves = false;
+    for_each_node(s, {}, [&](const Stmt& c) {
+        leaves |= c.kind() == StmtKind::Break || c.kind() == StmtKind::Continue ||
+                  c.kind() == StmtKind::Return;
+    });
+    return leaves;
+}
+
+bool has_return(const Stmt& s) {
+    bool found = false;
+    for_each_node(s, {}, [&](const Stmt& c) { found |= c.kind() == StmtKind::Return; });
+    return found;
+}
+
+struct Candidate {
+    std::string array;
+    Expr element;    // array[e]
+    bool load;       // false: the first store does not read the element
+    std::string local;
+};
+
+class Replacer {
+public:
+    Replacer(const Stmt& body, const std::map<std::string, Type>& arrays) : arrays_(arrays) {
+        for_each_node(
+            body, [&](const Expr& e) { if (e.kind() == ExprKind::Var) names_.insert(e.as<Var>().name); },
+            [&](const Stmt& s) { if (s.kind() == StmtKind::Decl) names_.insert(s.as<Decl>().name); });
+    }
+
+    Stmt walk(const Stmt& s) {
+        switch (s.kind()) {
+        case StmtKind::Block: {
+            std::vector<Stmt> out;
+            for (const auto& c : s.as<Block>().stmts) {
+                Stmt w = walk(c);
+                if (w.kind() == StmtKind::For || w.kind() == StmtKind::While) {
+                    if (auto r = replace(w, std::nullopt)) w = *r;
+                }
+                out.push_back(w);
+            }
+            return Block::make(std::move(out));
+        }
+        case StmtKind::If: {
+            const auto& n = s.as<If>();
+            // if (c) { loop with condition c }: the if is the loop's guard already.
+            const auto& then_stmts = n.then_body.as<Block>().stmts;
+            if (!n.else_body && then_stmts.size() == 1) {
+                Stmt loop = then_stmts.front();
+                bool guarded = (loop.kind() == StmtKind::For && !loop.as<For>().init &&
+                                loop.as<For>().cond && same_expr(*loop.as<For>().cond, n.cond)) ||
+                               (loop.kind() == StmtKind::While && same_expr(loop.as<While>().cond, n.cond));
+                if (guarded) {
+                    Stmt w = walk_loop(loop);
+                    if (auto r = replace(w, n.cond)) return *r;
+                    return If::make(n.cond, w);
+                }
+            }
+            std::optional<Stmt> otherwise;
+            if (n.else_body) otherwise = walk(*n.else_body);
+            return If::make(n.cond, walk(n.then_body), otherwise);
+        }
+        case StmtKind::For:
+        case StmtKind::While: return walk_loop(s);
+        default: return s;
+        }
+    }
+
+private:
+    Stmt walk_loop(const Stmt& s) {
+        if (s.kind() == StmtKind::For) {
+            const auto& n = s.as<For>();
+            return For::make(n.init, n.cond, n.step, walk(n.body));
+        }
+        return While::make(s.as<While>().cond, walk(s.as<While>().body));
+    }
+
+    std::string fresh(const std::string& base) {
+        std::string name = base;
+        for (int k = 1; names_.count(name); ++k) name = base + "_" + std::to_string(k);
+        names_.insert(name);
+        return name;
+    }
+
+    // The element of `array` the loop may keep in a local, if any.
+    std::optional<Candidate> candidate(const Stmt& loop, const Expr& cond, const Stmt& body,
+                                       const std::string& array, const std::set<std::string>& assigned) {
+        int vars = 0, elements = 0;
+        std::optional<Expr> element;
+        bool same = true;
+        for_each_node(loop, [&](const Expr& e) {
+            if (is_var(e, array)) ++vars;
+            if (!is_element(e, array)) return;
+            ++elements;
+            if (!element) element = e;
+            else same &= same_expr(*element, e);
+        });
+        if (!element || vars != elements || !same || mentions(cond, array)) return std::nullopt;
+        const Expr& index = element->as<Index>().index;
+        if (!is_simple(index)) return std::nullopt;
+        for (const auto& v : assigned)
+            if (mentions(index, v)) return std::nullopt;
+        if (loop.kind() == StmtKind::For && loop.as<For>().step && mentions(*loop.as<For>().step, array))
+            return std::nullopt;
+        // The first top-level statement that uses the element must store into it, and be
+        // reached by every iteration.
+        for (const auto& st : body.as<Block>().stmts) {
+            if (!mentions(st, array)) {
+                if (can_leave(st)) return std::nullopt;
+                continue;
+            }
+            if (st.kind() != StmtKind::Assign || !is_element(st.as<Assign>().target, array))
+                return std::nullopt;
+            const auto& a = st.as<Assign>();
+            bool load = a.op != AssignOp::Set || mentions(a.value, array);
+            return Candidate{array, *element, load, ""};
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Stmt> replace(const Stmt& loop, const std::optional<Expr>& guard) {
+        bool is_for = loop.kind() == StmtKind::For;
+        std::optional<Expr> cond = is_for ? loop.as<For>().cond : std::optional<Expr>(loop.as<While>().cond);
+        if (!cond || !is_pure(*cond) || has_return(loop)) return std::nullopt;
+        const Stmt& body = is_for ? loop.as<For>().body : loop.as<While>().body;
+
+        std::set<std::string> assigned;
+        for_each_node(loop, {}, [&](const Stmt& s) {
+            if (auto v = assigned_var(s)) assigned.insert(*v);
+            if (s.kind() == StmtKind::Decl) assigned.insert(s.as<Decl>().name);
+        });
+        std::vector<Candidate> found;
+        for (const auto& [array, type] : arrays_) {
+            if (assigned.count(array)) continue;
+            if (auto c = candidate(loop, *cond, body, array, assigned)) found.push_back(*c);
+        }
+        if (found.empty()) return std::nullopt;
+
+        for (auto& c : found) c.local = fresh(c.array + "_acc");
+        Stmt inner = rewrite_exprs(loop, [&](const Expr& e) -> std::optional<Expr> {
+            for (const auto& c : found)
+                if (is_element(e, c.array)) return var(c.local);
+            return std::nullopt;
+        });
+        std::vector<Stmt> outer, guarded;
+        if (is_for && inner.as<For>().init) {
+            const auto& f = inner.as<For>();
+            outer.push_back(*f.init);
+            inner = For::make(std::nullopt, f.cond, f.step, f.body);
+        }
+        for (const auto& c : found)
+            guarded.push_back(Decl::make(arrays_.at(c.array), c.local,
+                                         c.load ? std::optional<Expr>(c.element) : std::nullopt));
+        guarded.push_back(inner);
+        for (const auto& c : found) guarded.push_back(assign(c.element, var(c.local)));
+        outer.push_back(If::make(guard ? *guard : *cond, Block::make(std::move(guarded))));
+        if (outer.size() == 1) return outer.front();
+        return Block::make(std::move(outer));
+    }
+
+    const std::map<std::string, Type>& arrays_;
+    std::set<std::string> names_;
+};
+
+} // namespace
+
+Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays) {
+    // Only arrays the kernel reaches by indexing alone: a pointer copied elsewhere could alias.
+    std::map<std::string, int> vars, uses;
+    for_each_node(body, [&](const Expr& e) {
+        if (e.kind() == ExprKind::Var) ++vars[e.as<Var>().name];
+        if (e.kind() == ExprKind::Index && e.as<Index>().base.kind() == ExprKind::Var)
+            ++uses[e.as<Index>().base.as<Var>().name];
+    }, [&](const Stmt& s) {
+        if (auto v = assigned_var(s)) ++uses[*v];
+    });
+    std::map<std::string, Type> safe;
+    for (const auto& [name, type] : arrays)
+        if (vars[name] == uses[name]) safe.emplace(name, type);
+    if (safe.empty()) return body;
+    Replacer r(body, safe);
+    return r.walk(body);
+}
+
+} // namespace siskin::cast

@@ -1,0 +1,169 @@
+// The C AST cleanups of codegen/c_optimize.hpp on small hand-built kernels: what they change and,
+// as much, what they must leave alone (a moving index, a second element, a pointer that moves
+// in the loop, an early return).
+#include <gtest/gtest.h>
+
+#include "codegen/c_ast.hpp"
+#include "codegen/c_optimize.hpp"
+#include "codegen/c_printer.hpp"
+
+namespace siskin::cast {
+namespace {
+
+const Type kI64 = Type::of(ValueType::Int64);
+const Type kF64 = Type::of(ValueType::Float64);
+
+Expr lt(Expr a, Expr b) { return bin(BinaryOp::Lt, std::move(a), std::move(b)); }
+Expr add(Expr a, Expr b) { return bin(BinaryOp::Add, std::move(a), std::move(b)); }
+Expr y_at(const std::string& index) { return at(var("y"), var(index)); }
+
+// for (; p < end; p++) { <body> }
+Stmt walk(std::vector<Stmt> body) {
+    return For::make(std::nullopt, lt(var("p"), var("end")), Increment::make(var("p")),
+                     Block::make(std::move(body)));
+}
+
+std::string run_scalars(const Stmt& s) { return print(replace_scalars(Block::make({s}), {{"y", kF64}})); }
+
+// y[i] = y[i] + v[p]: the row sum stays in a local, loaded once and stored once, under the
+// loop's own condition.
+TEST(CodegenScalarReplacement, AccumulatorInvariantInTheLoopBecomesALocal) {
+    Stmt loop = walk({assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))))});
+    std::string c = run_scalars(loop);
+    EXPECT_NE(c.find("if (p < end) {"), std::string::npos) << c;
+    EXPECT_NE(c.find("double y_acc = y[i];"), std::string::npos) << c;
+    EXPECT_NE(c.find("y_acc = y_acc + v[p];"), std::string::npos) << c;
+    EXPECT_NE(c.find("y[i] = y_acc;"), std::string::npos) << c;
+    // The store comes after the loop, the load before it.
+    EXPECT_LT(c.find("double y_acc"), c.find("for ("));
+    EXPECT_GT(c.find("y[i] = y_acc;"), c.find("y_acc = y_acc + v[p];"));
+}
+
+// An enclosing `if` with the loop's condition is reused as the guard.
+TEST(CodegenScalarReplacement, ReusesAnEnclosingGuard) {
+    Stmt loop = walk({assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))))});
+    std::string c = run_scalars(If::make(lt(var("p"), var("end")), loop));
+    size_t first = c.find("if (p < end)");
+    ASSERT_NE(first, std::string::npos) << c;
+    EXPECT_EQ(c.find("if (p < end)", first + 1), std::string::npos) << c;
+    EXPECT_NE(c.find("double y_acc = y[i];"), std::string::npos) << c;
+}
+
+// The first write does not read the element: no load at all.
+TEST(CodegenScalarReplacement, FirstPlainStoreNeedsNoLoad) {
+    Stmt loop = walk({assign(y_at("i"), at(var("v"), var("p")))});
+    std::string c = run_scalars(loop);
+    EXPECT_NE(c.find("double y_acc;"), std::string::npos) << c;
+    EXPECT_EQ(c.find("= y[i]"), std::string::npos) << c;
+    EXPECT_NE(c.find("y[i] = y_acc;"), std::string::npos) << c;
+}
+
+// A for loop with its own declaration keeps it in a block of its own.
+TEST(CodegenScalarReplacement, ForWithDeclarationKeepsItsScope) {
+    Stmt loop = For::make(Decl::make(kI64, "j", i64(0)), lt(var("j"), var("n")), Increment::make(var("j")),
+                          Block::make({Assign::make(y_at("i"), AssignOp::Add, at(var("v"), var("j")))}));
+    std::string c = run_scalars(loop);
+    EXPECT_NE(c.find("int64_t j = 0LL;"), std::string::npos) << c;
+    EXPECT_NE(c.find("if (j < n)"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (; j < n; j++)"), std::string::npos) << c;
+    EXPECT_NE(c.find("y_acc += v[j];"), std::string::npos) << c;
+}
+
+TEST(CodegenScalarReplacement, LeavesUnsafeLoopsAlone) {
+    Stmt sum = assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))));
+    auto unchanged = [&](const Stmt& loop) {
+        std::string before = print(Block::make({loop}));
+        std::string after = run_scalars(loop);
+        return before == after ? ::testing::AssertionSuccess()
+                               : ::testing::AssertionFailure() << after;
+    };
+    // The index moves in the loop.
+    EXPECT_TRUE(unchanged(walk({assign(y_at("p"), add(y_at("p"), i64(1)))})));
+    // Another element of y is read in the loop.
+    EXPECT_TRUE(unchanged(walk({sum, assign(var("t"), y_at("k"))})));
+    // The pointer moves (its buffer grew) in the loop.
+    EXPECT_TRUE(unchanged(walk({sum, assign(var("y"), var("other"))})));
+    // The loop can return before the store after it.
+    EXPECT_TRUE(unchanged(walk({sum, If::make(var("bad"), Return::make(i64(1)))})));
+    // The element is only written on some iterations: reading it first could be out of range.
+    EXPECT_TRUE(unchanged(walk({If::make(var("c"), sum)})));
+    // A break before the first store.
+    EXPECT_TRUE(unchanged(walk({If::make(var("c"), Break::make()), sum})));
+    // The index is read from memory.
+    EXPECT_TRUE(unchanged(walk({assign(at(var("y"), at(var("w"), var("i"))), i64(0))})));
+}
+
+// y copied into another pointer anywhere in the kernel: it could alias, so nothing changes.
+TEST(CodegenScalarReplacement, PointerCopiedElsewhereIsNotReplaced) {
+    Stmt loop = walk({assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))))});
+    Stmt body = Block::make({Decl::make(kF64.pointer(), "z", var("y")), loop});
+    EXPECT_EQ(print(replace_scalars(body, {{"y", kF64}})), print(body));
+}
+
+TEST(CodegenDeadLocals, RemovesAStoredCursorNothingReads) {
+    // int64_t j_start = 0; for (...) { y[i] = v[p]; j_start = c[p] + 1; }
+    Stmt body = Block::make({
+        Decl::make(kI64, "last", at(var("c"), var("end"))),
+        Decl::make(kI64, "j_start", var("last")),
+        walk({assign(y_at("i"), at(var("v"), var("p"))), assign(var("j_start"), add(at(var("c"), var("p")), i64(1)))}),
+    });
+    std::string c = print(remove_dead_locals(body));
+    EXPECT_EQ(c.find("j_start"), std::string::npos) << c;
+    // `last` was read only by j_start's initialiser: it goes in the next round.
+    EXPECT_EQ(c.find("last"), std::string::npos) << c;
+    EXPECT_NE(c.find("y[i] = v[p];"), std::string::npos) << c;
+}
+
+TEST(CodegenDeadLocals, KeepsLocalsThatAreReadOrStoredWithEffects) {
+    Stmt body = Block::make({
+        Decl::make(kI64, "n", i64(0)),
+        Decl::make(kI64, "status", call("siskin_buffer_reserve", {var("b"), i64(1), i64(8)})),
+        walk({Increment::make(var("n"))}),
+        assign(at(var("out"), i64(0)), var("n")),
+    });
+    std::string c = print(remove_dead_locals(body));
+    EXPECT_NE(c.find("int64_t n = 0LL;"), std::string::npos) << c;
+    EXPECT_NE(c.find("n++"), std::string::npos) << c;
+    EXPECT_NE(c.find("status = siskin_buffer_reserve"), std::string::npos) << c;
+}
+
+TEST(CodegenDeadLocals, DropsAnIfLeftEmpty) {
+    Stmt body = Block::make({Decl::make(kI64, "t", i64(0)),
+                             If::make(lt(var("a"), var("b")), assign(var("t"), i64(1))),
+                             assign(at(var("out"), i64(0)), i64(2))});
+    std::string c = print(remove_dead_locals(body));
+    EXPECT_EQ(c.find("if"), std::string::npos) << c;
+    EXPECT_NE(c.find("out[0LL] = 2LL;"), std::string::npos) << c;
+}
+
+TEST(CodegenRestrict, OutputPointerFixedBeforeItsFirstUseIsRestrict) {
+    Stmt body = Block::make({
+        Decl::make(kF64.pointer(), "y", var("raw")),
+        If::make(var("grow"), assign(var("y"), var("raw2"))),
+        walk({assign(y_at("p"), i64(0))}),
+    });
+    std::string c = print(restrict_pointers(body, {"y"}));
+    EXPECT_NE(c.find("double *restrict y = raw;"), std::string::npos) << c;
+}
+
+TEST(CodegenRestrict, PointerThatMovesInALoopOrIsCopiedStaysPlain) {
+    Stmt moves = Block::make({
+        Decl::make(kF64.pointer(), "y", var("raw")),
+        walk({assign(y_at("p"), i64(0)), assign(var("y"), var("raw2"))}),
+    });
+    EXPECT_EQ(print(restrict_pointers(moves, {"y"})).find("restrict"), std::string::npos);
+    Stmt after_use = Block::make({
+        Decl::make(kF64.pointer(), "y", var("raw")),
+        assign(at(var("y"), i64(0)), i64(0)),
+        assign(var("y"), var("raw2")),
+    });
+    EXPECT_EQ(print(restrict_pointers(after_use, {"y"})).find("restrict"), std::string::npos);
+    Stmt copied = Block::make({
+        Decl::make(kF64.pointer(), "y", var("raw")),
+        Decl::make(kF64.pointer(), "z", var("y")),
+    });
+    EXPECT_EQ(print(restrict_pointers(copied, {"y"})).find("restrict"), std::string::npos);
+}
+
+} // namespace
+} // namespace siskin::cast
