@@ -58,15 +58,24 @@ TEST(CodegenScalarReplacement, FirstPlainStoreNeedsNoLoad) {
     EXPECT_NE(c.find("y[i] = y_acc;"), std::string::npos) << c;
 }
 
-// A for loop with its own declaration keeps it in a block of its own.
-TEST(CodegenScalarReplacement, ForWithDeclarationKeepsItsScope) {
+// A for loop with its own declaration stays as it is, guarded by its condition at the start.
+TEST(CodegenScalarReplacement, ForWithDeclarationIsGuardedByItsFirstTest) {
     Stmt loop = For::make(Decl::make(kI64, "j", i64(0)), lt(var("j"), var("n")), Increment::make(var("j")),
                           Block::make({Assign::make(y_at("i"), AssignOp::Add, at(var("v"), var("j")))}));
     std::string c = run_scalars(loop);
-    EXPECT_NE(c.find("int64_t j = 0LL;"), std::string::npos) << c;
-    EXPECT_NE(c.find("if (j < n)"), std::string::npos) << c;
-    EXPECT_NE(c.find("for (; j < n; j++)"), std::string::npos) << c;
+    EXPECT_NE(c.find("if (0LL < n)"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (int64_t j = 0LL; j < n; j++)"), std::string::npos) << c;
     EXPECT_NE(c.find("y_acc += v[j];"), std::string::npos) << c;
+}
+
+// A for loop that assigns an outer variable: the assignment happens even when the loop runs
+// no iteration, so it stays before the guard.
+TEST(CodegenScalarReplacement, ForAssigningAnOuterVariableKeepsTheAssignment) {
+    Stmt loop = For::make(assign(var("j"), var("a")), lt(var("j"), var("n")), Increment::make(var("j")),
+                          Block::make({Assign::make(y_at("i"), AssignOp::Add, at(var("v"), var("j")))}));
+    std::string c = run_scalars(loop);
+    EXPECT_LT(c.find("j = a;"), c.find("if (j < n)")) << c;
+    EXPECT_NE(c.find("for (; j < n; j++)"), std::string::npos) << c;
 }
 
 TEST(CodegenScalarReplacement, LeavesUnsafeLoopsAlone) {

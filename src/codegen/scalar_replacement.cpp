@@ -182,17 +182,28 @@ private:
             return std::nullopt;
         });
         std::vector<Stmt> outer, guarded;
+        Expr test = guard ? *guard : *cond;
         if (is_for && inner.as<For>().init) {
             const auto& f = inner.as<For>();
-            outer.push_back(*f.init);
-            inner = For::make(std::nullopt, f.cond, f.step, f.body);
+            const auto* d = f.init->kind() == StmtKind::Decl ? &f.init->as<Decl>() : nullptr;
+            if (d && d->init && is_pure(*d->init) && !mentions(*d->init, d->name)) {
+                // for (T j = a; j < n; ...): guarded by a < n, the loop kept as it is.
+                test = rewrite_expr(*cond, [&](const Expr& e) -> std::optional<Expr> {
+                    if (is_var(e, d->name)) return *d->init;
+                    return std::nullopt;
+                });
+            } else {
+                // The init runs whether or not the loop does: it goes before the guard.
+                outer.push_back(*f.init);
+                inner = For::make(std::nullopt, f.cond, f.step, f.body);
+            }
         }
         for (const auto& c : found)
             guarded.push_back(Decl::make(arrays_.at(c.array), c.local,
                                          c.load ? std::optional<Expr>(c.element) : std::nullopt));
         guarded.push_back(inner);
         for (const auto& c : found) guarded.push_back(assign(c.element, var(c.local)));
-        outer.push_back(If::make(guard ? *guard : *cond, Block::make(std::move(guarded))));
+        outer.push_back(If::make(test, Block::make(std::move(guarded))));
         if (outer.size() == 1) return outer.front();
         return Block::make(std::move(outer));
     }
