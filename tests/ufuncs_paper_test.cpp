@@ -397,3 +397,29 @@ TEST(UfuncsPaper, RequestedFillsAreCheckedOnlyWhereTheProgramDecides) {
 
 } // namespace
 } // namespace siskin::testing
+
+namespace siskin::testing {
+namespace {
+
+// `siskin c` compiles from signatures alone (infer_signatures): the same check applies there.
+TEST(UfuncsPaper, InferSignaturesChecksRequestedFills) {
+    ir::Program p = ir::parse_program("w[i] = maximum(a[i], b[i])");
+    TensorSignature a, b;
+    a.format = b.format = Format::parse("sparselist(0)", 1);
+    a.ndims = b.ndims = 1;
+    a.fill = Scalar::of(-kInf);
+    b.fill = Scalar::of(42.0);
+    OutputSpec spec;
+    spec.format = Format::parse("sparselist(0)", 1);
+    auto sigs = infer_signatures(p, {{"a", a}, {"b", b}}, {{"w", spec}});
+    EXPECT_TRUE(sigs.at("w").fill.same(Scalar::of(42.0)));
+    spec.fill = Scalar::of(0.0);
+    EXPECT_TRUE(throws_error([&] { infer_signatures(p, {{"a", a}, {"b", b}}, {{"w", spec}}); },
+                             {"output w cannot have fill 0", "gives it 42"}));
+    spec.format = Format::dense(1);
+    EXPECT_TRUE(infer_signatures(p, {{"a", a}, {"b", b}}, {{"w", spec}}).at("w").fill.same(
+        Scalar::of(0.0)));
+}
+
+} // namespace
+} // namespace siskin::testing
