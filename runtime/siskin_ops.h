@@ -8,7 +8,7 @@
  *   - integer floordiv/mod round toward -inf, x // 0 == x % 0 == 0, MIN // -1 == MIN (no trap);
  *   - shifts by a count outside 0..width-1 (negative counts included) give 0, or -1 for shr of
  *     a negative value;
- *   - min/max propagate NaN and order -0.0 before +0.0;
+ *   - min/max propagate NaN and order -0.0 before +0.0; fmin/fmax ignore a NaN argument;
  *   - float floordiv/mod follow NumPy's divmod.
  * Converting an out-of-range value to a signed integer type wraps (true of every compiler
  * siskin supports; C only calls it implementation-defined).
@@ -72,6 +72,8 @@ SISKIN_OPS_WRAPPING(u64, uint64_t, uint64_t)
     }                                                                                          \
     static inline T siskin_min_##S(T a, T b) { return a < b ? a : b; }                         \
     static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
+    static inline T siskin_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
+    static inline T siskin_fmax_##S(T a, T b) { return a < b ? b : a; }                        \
     static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
 
 SISKIN_OPS_SIGNED(i8, int8_t, uint32_t, 8u)
@@ -96,6 +98,8 @@ SISKIN_OPS_SIGNED(i64, int64_t, uint64_t, 64u)
     static inline T siskin_shr_##S(T a, T b) { return b >= BITS ? 0 : (T)(a >> b); }           \
     static inline T siskin_min_##S(T a, T b) { return a < b ? a : b; }                         \
     static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
+    static inline T siskin_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
+    static inline T siskin_fmax_##S(T a, T b) { return a < b ? b : a; }                        \
     static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
 
 SISKIN_OPS_UNSIGNED(u8, uint8_t, uint32_t, 8u)
@@ -109,6 +113,8 @@ static inline bool siskin_mul_b(bool a, bool b) { return a && b; }
 static inline bool siskin_abs_b(bool a) { return a; }
 static inline bool siskin_min_b(bool a, bool b) { return a && b; }
 static inline bool siskin_max_b(bool a, bool b) { return a || b; }
+static inline bool siskin_fmin_b(bool a, bool b) { return a && b; }
+static inline bool siskin_fmax_b(bool a, bool b) { return a || b; }
 static inline bool siskin_bitwise_not_b(bool a) { return !a; }
 
 /* ---- Floating point. F is float or double, M the suffix of its math.h functions. The divmod
@@ -153,6 +159,16 @@ static inline bool siskin_bitwise_not_b(bool a) { return !a; }
         if (isnan(b)) return b;                                                                \
         if (a == b) return signbit(a) ? b : a;                                                 \
         return a < b ? b : a;                                                                  \
+    }                                                                                          \
+    static inline F siskin_fmin_##S(F a, F b) {                                                \
+        if (isnan(a)) return b;                                                                \
+        if (isnan(b)) return a;                                                                \
+        return siskin_min_##S(a, b);                                                           \
+    }                                                                                          \
+    static inline F siskin_fmax_##S(F a, F b) {                                                \
+        if (isnan(a)) return b;                                                                \
+        if (isnan(b)) return a;                                                                \
+        return siskin_max_##S(a, b);                                                           \
     }                                                                                          \
     static inline F siskin_exp_##S(F a) { return exp##M(a); }                                  \
     static inline F siskin_log_##S(F a) { return log##M(a); }                                  \

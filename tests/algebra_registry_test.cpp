@@ -60,12 +60,12 @@ TEST(AlgebraRegistry, UnknownNamesSuggestNearOnes) {
                            "unknown operator 'ad' (did you mean 'add' or 'and'?)"));
     EXPECT_TRUE(ThrowsWith([] { find_operator("bitwise_nto"); }, "did you mean 'bitwise_not'?"));
     EXPECT_TRUE(ThrowsWith([] { find_operator("Max"); }, "did you mean 'max'"));
-    // NumPy's and C's spellings point at siskin's names.
-    EXPECT_TRUE(ThrowsWith([] { find_operator("subtract"); },
-                           "unknown operator 'subtract' (did you mean 'sub'?)"));
-    EXPECT_TRUE(ThrowsWith([] { find_operator("right_shift"); }, "did you mean 'shr'?"));
+    // C's spellings point at siskin's names (NumPy's are names: ufuncs_numpy_test).
     EXPECT_TRUE(ThrowsWith([] { find_operator("+"); }, "did you mean 'add'?"));
-    EXPECT_TRUE(ThrowsWith([] { find_operator("where"); }, "did you mean 'ifelse'?"));
+    EXPECT_TRUE(ThrowsWith([] { find_operator("<<"); }, "did you mean 'shl'?"));
+    EXPECT_TRUE(ThrowsWith([] { find_operator("select"); }, "did you mean 'ifelse'?"));
+    EXPECT_EQ(&find_operator("subtract"), &find_operator("sub"));
+    EXPECT_EQ(&find_operator("where"), &find_operator("ifelse"));
     try {
         find_operator("frobnicate");
         ADD_FAILURE() << "no error";

@@ -38,7 +38,7 @@ TEST(FunctionsCheck, BodyMistakesAreReportedWhereTheyAre) {
          "unknown name 'x' (the names here are a); declare it with let"},
         {"    if a > 0 { let t = 1 }\n    return t", 3, 12, "unknown name 't'"},
         {"    return gdc(a, a)", 2, 12, "unknown operator 'gdc'"},
-        {"    return maxx(a, a)", 2, 12, "unknown operator 'maxx' (did you mean 'max'?)"},
+        {"    return maxx(a, a)", 2, 12, "unknown operator 'maxx' (did you mean 'max' or 'fmax'?)"},
         {"    return max(a)", 2, 12, "operator 'max' takes 2 arguments, not 1"},
         {"    return int32(a, a)", 2, 12, "the conversion int32(...) takes one value, not 2"},
         {"    return f(a)", 2, 12, "f calls itself; recursion is not supported"},

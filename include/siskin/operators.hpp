@@ -7,6 +7,7 @@
 // the promoted type's C arithmetic, float32 rounded to float):
 //   add sub mul div floordiv mod neg abs pow            arithmetic (integers wrap around)
 //   min max                                             NumPy minimum/maximum: NaN propagates
+//   fmin fmax                                           NumPy fmin/fmax: NaN is ignored
 //   and or xor not                                      logical, any argument type, bool result
 //   bitwise_and bitwise_or bitwise_xor bitwise_not      integers and bool only
 //   shl shr                                             NumPy left_shift/right_shift, integers
@@ -37,6 +38,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "siskin/value.hpp"
@@ -116,7 +118,13 @@ const Operator* lookup_operator(std::string_view name);
 /// References returned by find_operator stay valid after a replacement (the old operator is
 /// kept alive, only the name now finds the new one).
 void register_operator(Operator op);
+/// The registered names (NumPy aliases left out), sorted.
 std::vector<std::string> operator_names();
+/// NumPy's ufunc names for builtins, as (alias, builtin) pairs: ("subtract", "sub"),
+/// ("where", "ifelse"), ("maximum", "max"), ... find_operator and lookup_operator accept each
+/// alias and return the builtin itself (its `name` stays siskin's), unless an operator was
+/// registered under the alias. docs/ufuncs.md lists them with their semantics.
+std::vector<std::pair<std::string, std::string>> operator_aliases();
 
 /// The C expression computing `op` on arguments of the given types whose C expressions are
 /// `args`, by instantiating op.c_template. Throws Error when the types are refused or the

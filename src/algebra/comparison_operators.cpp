@@ -1,6 +1,8 @@
-// eq ne lt le gt ge min max: NumPy equal, not_equal, less, less_equal, greater, greater_equal,
-// minimum, maximum. Both compare in the promoted type; comparisons involving NaN are false
-// (ne: true), and min/max return the NaN.
+// eq ne lt le gt ge min max fmin fmax: NumPy equal, not_equal, less, less_equal, greater,
+// greater_equal, minimum, maximum, fmin, fmax. All compare in the promoted type; comparisons
+// involving NaN are false (ne: true), min/max return the NaN and fmin/fmax the other argument.
+#include <limits>
+
 #include "algebra/builtin_operators.hpp"
 #include "algebra/operator_builder.hpp"
 #include "algebra/scalar_kernels.hpp"
@@ -41,12 +43,43 @@ template <bool Least> Operator extremum() {
     return op;
 }
 
+// fmin (Least = true) or fmax: NaN is ignored, so for floats NaN is the identity and the end
+// of the range an annihilator that even NaN cannot defeat (fmin(-inf, NaN) is -inf).
+template <bool Least> Operator nan_ignoring_extremum() {
+    Operator op = make_operator(
+        Least ? "fmin" : "fmax", 2, [](auto types) { return uniform(promote_all(types)); },
+        binary_body<kAll>([](auto a, auto b) {
+            if constexpr (Least) return kernels::fmin(a, b);
+            else return kernels::fmax(a, b);
+        }),
+        Least ? "siskin_fmin_$t($0, $1)" : "siskin_fmax_$t($0, $1)");
+    op.commutative = op.associative = op.idempotent = true;
+    op.identity = [](ValueType t, int) -> std::optional<Scalar> {
+        if (is_float(t)) return Scalar::of(std::numeric_limits<double>::quiet_NaN()).cast(t);
+        return Least ? greatest(t) : least(t);
+    };
+    op.annihilator = [](ValueType t, int) -> std::optional<std::pair<Scalar, Scalar>> {
+        Scalar end = Least ? least(t) : greatest(t);
+        return std::pair{end, end};
+    };
+    return op;
+}
+
+// eq and ne on bool are xnor and xor: true (eq) and false (ne) are identities there. Other
+// types have none (the result is bool, not the other argument).
+std::optional<Scalar> bool_identity(ValueType t, bool value) {
+    if (t != ValueType::Bool) return std::nullopt;
+    return Scalar::of(value);
+}
+
 } // namespace
 
 void add_comparison_operators(std::vector<Operator>& out) {
     Operator eq = comparison("eq", "==", [](auto a, auto b) { return a == b; });
     Operator ne = comparison("ne", "!=", [](auto a, auto b) { return a != b; });
     eq.commutative = ne.commutative = true;
+    eq.identity = [](ValueType t, int) { return bool_identity(t, true); };
+    ne.identity = [](ValueType t, int) { return bool_identity(t, false); };
     out.push_back(std::move(eq));
     out.push_back(std::move(ne));
     out.push_back(comparison("lt", "<", [](auto a, auto b) { return a < b; }));
@@ -55,6 +88,8 @@ void add_comparison_operators(std::vector<Operator>& out) {
     out.push_back(comparison("ge", ">=", [](auto a, auto b) { return a >= b; }));
     out.push_back(extremum<true>());
     out.push_back(extremum<false>());
+    out.push_back(nan_ignoring_extremum<true>());
+    out.push_back(nan_ignoring_extremum<false>());
 }
 
 } // namespace siskin::algebra

@@ -64,6 +64,13 @@ Operator ldexp_op() {
     op.identity = [](ValueType, int arg) -> Identity {
         return arg == 1 ? Identity(Scalar::of(int64_t{0})) : std::nullopt;
     };
+    // 0 * 2^n == 0 for every exponent, so a zero-filled mantissa makes ldexp sparse in it
+    // (the paper's ufunc space for ldexp). `t` is the exponent's type; the zero is float64
+    // and matches a zero of any mantissa type.
+    op.annihilator = [](ValueType t, int arg) -> Annihilator {
+        if (arg != 0 || is_float(t) || t == ValueType::UInt64) return std::nullopt;
+        return std::pair{Scalar::of(0.0), Scalar::of(0.0)};
+    };
     return op;
 }
 

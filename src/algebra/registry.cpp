@@ -33,9 +33,13 @@ public:
         }
     }
 
+    // A registered name first (a user may register a NumPy name for an operator of their own),
+    // then NumPy's name for a builtin.
     const Operator* lookup(std::string_view name) {
         std::lock_guard lock(mutex_);
         auto it = ops_.find(name);
+        if (it == ops_.end())
+            if (auto target = algebra::numpy_name_target(name)) it = ops_.find(*target);
         return it == ops_.end() ? nullptr : it->second.get();
     }
 
@@ -83,29 +87,24 @@ size_t edit_distance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-// Spellings users reach for: C symbols and NumPy ufunc names.
-constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+// Spellings users reach for that are not names of the registry: C symbols (the parser turns
+// them into these operators) and np.select. NumPy's ufunc names are real names (numpy_names.cpp).
+constexpr std::pair<std::string_view, std::string_view> kSuggestions[] = {
     {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"//", "floordiv"}, {"%", "mod"},
     {"**", "pow"}, {"<<", "shl"}, {">>", "shr"}, {"&", "bitwise_and"}, {"|", "bitwise_or"},
     {"^", "bitwise_xor"}, {"~", "bitwise_not"}, {"!", "not"}, {"&&", "and"}, {"||", "or"},
     {"==", "eq"}, {"!=", "ne"}, {"<", "lt"}, {"<=", "le"}, {">", "gt"}, {">=", "ge"},
-    {"subtract", "sub"}, {"multiply", "mul"}, {"divide", "div"}, {"true_divide", "div"},
-    {"floor_divide", "floordiv"}, {"remainder", "mod"}, {"negative", "neg"},
-    {"absolute", "abs"}, {"minimum", "min"}, {"maximum", "max"}, {"power", "pow"},
-    {"left_shift", "shl"}, {"right_shift", "shr"}, {"invert", "bitwise_not"},
-    {"logical_and", "and"}, {"logical_or", "or"}, {"logical_xor", "xor"},
-    {"logical_not", "not"}, {"equal", "eq"}, {"not_equal", "ne"}, {"less", "lt"},
-    {"less_equal", "le"}, {"greater", "gt"}, {"greater_equal", "ge"}, {"where", "ifelse"},
-    {"select", "ifelse"}, {"fmin", "min"}, {"fmax", "max"},
+    {"select", "ifelse"},
 };
 
 std::vector<std::string> near_names(std::string_view name) {
     std::vector<std::string> names = registry().names();
-    for (const auto& [alias, target] : kAliases)
+    for (const auto& [alias, target] : kSuggestions)
         if (alias == name && std::find(names.begin(), names.end(), target) != names.end())
             return {std::string(target)};
     size_t limit = name.size() <= 3 ? 1 : 2;
     std::vector<std::pair<size_t, std::string>> scored;
+    for (const auto& [alias, target] : algebra::numpy_names()) names.push_back(alias);
     for (const std::string& n : names) {
         size_t d = edit_distance(name, n);
         if (d <= limit) scored.emplace_back(d, n);
@@ -187,5 +186,9 @@ void register_operator(Operator op) {
 }
 
 std::vector<std::string> operator_names() { return registry().names(); }
+
+std::vector<std::pair<std::string, std::string>> operator_aliases() {
+    return algebra::numpy_names();
+}
 
 } // namespace siskin

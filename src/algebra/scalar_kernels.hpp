@@ -131,6 +131,22 @@ template <class T> T max(T a, T b) {
     return a < b ? b : a;
 }
 
+// NumPy fmin/fmax: a NaN argument is ignored (NaN only when both are NaN); otherwise min/max.
+template <class T> T fmin(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return b;
+        if (std::isnan(b)) return a;
+    }
+    return min(a, b);
+}
+template <class T> T fmax(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return b;
+        if (std::isnan(b)) return a;
+    }
+    return max(a, b);
+}
+
 template <class T> T bitwise_not(T a) {
     if constexpr (is_bool<T>) return !a;
     else return static_cast<T>(~a);

@@ -56,9 +56,11 @@ CompiledProgram compile_for(const ir::Program& program,
         s.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
         std::vector<int64_t> shape = spec && spec->shape ? *spec->shape : verified.output_shapes.at(name);
         s.ndims = static_cast<int>(shape.size());
+        Format format = spec && spec->format ? *spec->format : Format::dense(s.ndims);
+        if (spec && spec->fill)
+            check_requested_fill(program, name, s.type, *spec->fill, format, input_fills);
         s.fill = (spec && spec->fill ? *spec->fill : infer_output_fill(program, name, s.type, input_fills))
                      .cast(s.type);
-        Format format = spec && spec->format ? *spec->format : Format::dense(s.ndims);
         s.format = format.with_index_bits(output_index_bits(shape));
         signatures[name] = s;
         shapes[name] = shape;
@@ -105,6 +107,8 @@ std::map<std::string, TensorSignature> infer_signatures(
             throw Error(fmt::format("{} is written with {} subscripts, but its format {} has {} "
                                     "dimensions",
                                     name, s.ndims, s.format.to_string(), s.format.ndims()));
+        if (spec && spec->fill)
+            check_requested_fill(program, name, s.type, *spec->fill, s.format, input_fills);
         signatures[name] = s;
     }
     return signatures;

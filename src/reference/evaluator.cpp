@@ -176,6 +176,11 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         if (spec && spec->shape) out.shape = *spec->shape;
         else if (shape != verified.output_shapes.end()) out.shape = shape->second;
         else throw Error(fmt::format("cannot infer the shape of output {}: give it explicitly", name));
+        if (spec && spec->fill)
+            check_requested_fill(program, name, out.type, *spec->fill,
+                                 spec->format ? *spec->format
+                                              : Format::dense(static_cast<int>(out.shape.size())),
+                                 input_fills);
         out.fill = (spec && spec->fill ? *spec->fill
                                        : infer_output_fill(program, name, out.type, input_fills))
                        .cast(out.type);

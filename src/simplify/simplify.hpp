@@ -7,6 +7,7 @@
 //   annihilator               x * 0 -> 0, min(x, -inf) -> -inf      (finite-only ones only when
 //                                                                    x is known finite)
 //   identity                  x + 0 -> x, max(x, -inf) -> x
+//   select                    ifelse(false, a, b) -> b, ifelse(c, 7, 7) -> 7
 //   write of the identity     y[..] += 0  -> nothing
 //   overwrite with the fill   y[..] = fill -> nothing, for an `=` that is its tensor's only
 //                             write and hits each element once

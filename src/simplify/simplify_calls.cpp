@@ -53,12 +53,29 @@ std::optional<LExpr> binary_rules(const Call& c) {
     return std::nullopt;
 }
 
+// ifelse(c, a, b) (NumPy where) with a literal condition, or with the same literal twice, is
+// the chosen value; a mask's fill region (where(M, A, B) with M at fill false) becomes B.
+std::optional<LExpr> select_rule(const Call& c) {
+    if (c.op->name != "ifelse" || c.args.size() != 3) return std::nullopt;
+    const LExpr* chosen = nullptr;
+    if (const auto* cond = c.args[0]->as<Literal>())
+        chosen = &c.args[cond->value.as_bool() ? 1 : 2];
+    const auto* a = c.args[1]->as<Literal>();
+    const auto* b = c.args[2]->as<Literal>();
+    if (!chosen && a && b && a->value.cast(c.type).same(b->value.cast(c.type))) chosen = &c.args[1];
+    if (!chosen) return std::nullopt;
+    if (const auto* lit = (*chosen)->as<Literal>()) return Literal::make(lit->value.cast(c.type));
+    if ((*chosen)->type == c.type) return *chosen;
+    return std::nullopt; // the value needs a conversion the lowering tree cannot express here
+}
+
 LExpr rule(LowerCtx& ctx, const LExpr& e) {
     switch (e->kind) {
     case NodeKind::Call: {
         const auto& c = *e->as<Call>();
         if (auto f = fold(c)) return *f;
         if (auto r = binary_rules(c)) return *r;
+        if (auto r = select_rule(c)) return *r;
         return e;
     }
     case NodeKind::Fiber: {
