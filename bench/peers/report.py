@@ -87,9 +87,12 @@ def plot(results, out_dir):
     cmap = plt.get_cmap("tab10")
     files = []
 
-    fig, axes = plt.subplots(len(PEERS), 1, figsize=(max(10, len(workloads) * 1.2), 3.6 * len(PEERS)), sharex=True)
+    peers = [p for p in PEERS if any(p in r["ratios"] for r in rows)]
+    fig, axes = plt.subplots(len(peers), 1, figsize=(max(10, len(workloads) * 1.2), 3.6 * len(peers)), sharex=True,
+                             squeeze=False)
+    axes = axes[:, 0]
     width = 0.8 / max(1, len(inputs))
-    for ax, peer in zip(axes, PEERS):
+    for ax, peer in zip(axes, peers):
         for k, inp in enumerate(inputs):
             xs, ys = [], []
             for wi, w in enumerate(workloads):
@@ -97,7 +100,8 @@ def plot(results, out_dir):
                     if r["workload"] == w and r["input"] == inp and peer in r["ratios"]:
                         xs.append(wi - 0.4 + width * (k + 0.5))
                         ys.append(r["ratios"][peer])
-            ax.bar(xs, ys, width=width, color=cmap(k % 10), label=inp)
+            # Bars grow from 1 (equal speed): up where siskin is faster, down where slower.
+            ax.bar(xs, [y - 1 for y in ys], bottom=1, width=width, color=cmap(k % 10), label=inp)
         ax.set_yscale("log")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_ylabel(f"{PEER_TITLES[peer]} time / siskin time")
@@ -180,6 +184,9 @@ def write(results, out_dir):
 
     lines += ["## Ahead and behind, per peer", ""]
     for p in PEERS:
+        if not any(p in r["ratios"] for r in results["rows"]):
+            lines.append(f"- {PEER_TITLES[p]}: no ratios in this run.")
+            continue
         ahead, behind, mixed = [], [], []
         for w in workloads:
             rs = [r["ratios"][p] for r in results["rows"] if r["workload"] == w and p in r["ratios"]]
@@ -241,8 +248,22 @@ def write(results, out_dir):
         "exceed 100%.",
         "- min/max are over every element, the implicit zeros included (siskin's dense semantics, "
         "scipy's and pydata's `min()`); GraphBLAS reduces stored entries, so the implicit zero is folded "
-        "in afterwards inside its timed region.",
+        "in afterwards inside its timed region. GraphBLAS stores a matrix whose values are all equal "
+        "(the pattern inputs, all ones) as iso-valued, one value, so its min/max there is O(1).",
+        "- SpGEMM and the conversion first try one siskin run in a forked child under a time limit "
+        "(--run-limit-s) so that an exploding kernel yields a 'too slow' row instead of a stalled command; "
+        "SpGEMM is left out (with a row saying so) where A*A needs more multiply-adds than "
+        "--spgemm-max-flops. A library whose one run exceeds --slow-cap-s runs fewer times (marked).",
         "",
     ]
     with open(os.path.join(out_dir, "REPORT.md"), "w") as f:
         f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    # Regenerates REPORT.md and the plots from a results file: report.py bench/results/latest.json
+    import json
+    import sys
+    with open(sys.argv[1]) as f:
+        data = json.load(f)
+    write(data, os.path.dirname(os.path.abspath(sys.argv[1])))
