@@ -198,6 +198,17 @@ def write(results, out_dir):
                      f"behind on every input: {', '.join(behind) or 'none'}; mixed: {', '.join(mixed) or 'none'}.")
     lines += [""]
 
+    lines += ["## siskin compile times", "",
+              "Each kernel's first compile in the run (a fresh JIT cache: the C compiler runs); later inputs "
+              "reuse it (kernels are specialised to formats, not shapes). Run times above exclude this.", ""]
+    crows = []
+    for w in workloads:
+        first = next((r for r in results["rows"] if r["workload"] == w and "siskin_compile_ms" in r), None)
+        if first:
+            crows.append([w, f"`{first['program']}`", f"{first['siskin_compile_ms']:.0f}",
+                          f"{first['siskin_c_compiler_ms']:.0f}", first["siskin_cache"]])
+    lines += [_md_table(["workload", "program", "compile_for ms", "of which C compiler ms", "cache"], crows), ""]
+
     lines += ["## Plots", ""] + [f"![{os.path.basename(f)}]({os.path.basename(f)})" for f in files] + [""]
 
     lines += ["## All rows", "", "Times are medians in milliseconds; ratio = peer / siskin.", ""]
