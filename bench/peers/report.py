@@ -223,11 +223,20 @@ def write(results, out_dir):
         c.append(f"{100 * r['bandwidth']['fraction_of_triad']:.0f}%" if "bandwidth" in r else "")
         trows.append(c)
         for lib, e in r["libs"].items():
-            if e.get("note"):
-                notes.append(f"- {r['workload']} on {r['input']}, {lib}: {e['status']}: {e['note']}")
+            for part in (e.get("note") or "").split("; "):
+                if part:
+                    notes.append((r["workload"], lib, e["status"], part, r["input"]))
     lines += [_md_table(header, trows), ""]
     if notes:
-        lines += ["Notes (`*` in the table, and every library that did not run):", ""] + notes + [""]
+        grouped = {}
+        for w, lib, status, note, inp in notes:
+            grouped.setdefault((w, lib, status, note), []).append(inp)
+        all_inputs = list(results["inputs"])
+        lines += ["Notes (`*` in the table, and every library that did not run):", ""]
+        for (w, lib, status, note), inps in grouped.items():
+            where = "every input" if inps == all_inputs else ", ".join(inps)
+            lines.append(f"- {w}, {lib} ({where}): {'' if status == 'ok' else status + ': '}{note}")
+        lines += [""]
 
     lines += [
         "## Inputs",
