@@ -1,0 +1,191 @@
+// The SuiteSparse:GraphBLAS half of `siskin_native`: matrices built once from CSR arrays, each
+// operation timed here in C++ from creating its output to GrB_wait (GraphBLAS may defer work
+// until then), single-threaded (GxB_NTHREADS = 1), results handed back as coordinate tuples.
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+extern "C" { // GraphBLAS.h declares its C functions without extern "C"
+#include <GraphBLAS.h>
+}
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void ok(GrB_Info info, const char* what) {
+    if (info != GrB_SUCCESS && info != GrB_NO_VALUE)
+        throw std::runtime_error(std::string("GraphBLAS ") + what + " failed: info " + std::to_string(info));
+}
+
+using IntArray = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+using F64Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// An owned GrB_Matrix or GrB_Vector (freed with the object).
+struct GbMatrix {
+    GrB_Matrix m = nullptr;
+    ~GbMatrix() { if (m) GrB_Matrix_free(&m); }
+};
+struct GbVector {
+    GrB_Vector v = nullptr;
+    ~GbVector() { if (v) GrB_Vector_free(&v); }
+};
+using MatrixPtr = std::shared_ptr<GbMatrix>;
+using VectorPtr = std::shared_ptr<GbVector>;
+
+GrB_Index nrows(const GbMatrix& a) { GrB_Index n; ok(GrB_Matrix_nrows(&n, a.m), "nrows"); return n; }
+GrB_Index ncols(const GbMatrix& a) { GrB_Index n; ok(GrB_Matrix_ncols(&n, a.m), "ncols"); return n; }
+
+MatrixPtr from_coo(int64_t rows, int64_t cols, const IntArray& I, const IntArray& J, const F64Array& X) {
+    auto a = std::make_shared<GbMatrix>();
+    ok(GrB_Matrix_new(&a->m, GrB_FP64, static_cast<GrB_Index>(rows), static_cast<GrB_Index>(cols)), "Matrix_new");
+    ok(GxB_Matrix_Option_set(a->m, GxB_FORMAT, GxB_BY_ROW), "set by row");
+    ok(GrB_Matrix_build_FP64(a->m, reinterpret_cast<const GrB_Index*>(I.data()),
+                             reinterpret_cast<const GrB_Index*>(J.data()), X.data(),
+                             static_cast<GrB_Index>(X.size()), GrB_PLUS_FP64), "Matrix_build");
+    ok(GrB_Matrix_wait(a->m, GrB_MATERIALIZE), "wait");
+    return a;
+}
+
+// A full (every entry present) vector or row-major matrix from a dense NumPy array.
+VectorPtr dense_vector(const F64Array& x) {
+    auto v = std::make_shared<GbVector>();
+    auto n = static_cast<GrB_Index>(x.size());
+    ok(GrB_Vector_new(&v->v, GrB_FP64, n), "Vector_new");
+    for (GrB_Index i = 0; i < n; ++i) ok(GrB_Vector_setElement_FP64(v->v, x.data()[i], i), "setElement");
+    ok(GrB_Vector_wait(v->v, GrB_MATERIALIZE), "wait");
+    return v;
+}
+MatrixPtr dense_matrix(const F64Array& b) {
+    if (b.ndim() != 2) throw std::runtime_error("dense_matrix needs a 2-D array");
+    auto a = std::make_shared<GbMatrix>();
+    auto r = static_cast<GrB_Index>(b.shape(0)), c = static_cast<GrB_Index>(b.shape(1));
+    ok(GrB_Matrix_new(&a->m, GrB_FP64, r, c), "Matrix_new");
+    ok(GxB_Matrix_Option_set(a->m, GxB_FORMAT, GxB_BY_ROW), "set by row");
+    for (GrB_Index i = 0; i < r; ++i)
+        for (GrB_Index j = 0; j < c; ++j) ok(GrB_Matrix_setElement_FP64(a->m, b.data()[i * c + j], i, j), "setElement");
+    ok(GrB_Matrix_wait(a->m, GrB_MATERIALIZE), "wait");
+    return a;
+}
+
+py::tuple matrix_tuples(const GbMatrix& a) {
+    GrB_Index n;
+    ok(GrB_Matrix_nvals(&n, a.m), "nvals");
+    py::array_t<uint64_t> I(n), J(n);
+    py::array_t<double> X(n);
+    GrB_Index got = n;
+    ok(GrB_Matrix_extractTuples_FP64(reinterpret_cast<GrB_Index*>(I.mutable_data()),
+                                     reinterpret_cast<GrB_Index*>(J.mutable_data()), X.mutable_data(), &got, a.m),
+       "extractTuples");
+    return py::make_tuple(nrows(a), ncols(a), I, J, X);
+}
+py::tuple vector_tuples(const GbVector& v) {
+    GrB_Index n, size;
+    ok(GrB_Vector_nvals(&n, v.v), "nvals");
+    ok(GrB_Vector_size(&size, v.v), "size");
+    py::array_t<uint64_t> I(n);
+    py::array_t<double> X(n);
+    GrB_Index got = n;
+    ok(GrB_Vector_extractTuples_FP64(reinterpret_cast<GrB_Index*>(I.mutable_data()), X.mutable_data(), &got, v.v),
+       "extractTuples");
+    return py::make_tuple(size, I, X);
+}
+
+// Each operation: (milliseconds, result). The clock covers the new output, the operation and
+// GrB_wait; freeing the result happens after, when Python drops it.
+py::tuple mxv(const MatrixPtr& a, const VectorPtr& x, bool transpose) {
+    auto y = std::make_shared<GbVector>();
+    auto t0 = Clock::now();
+    ok(GrB_Vector_new(&y->v, GrB_FP64, transpose ? ncols(*a) : nrows(*a)), "Vector_new");
+    ok(GrB_mxv(y->v, nullptr, nullptr, GrB_PLUS_TIMES_SEMIRING_FP64, a->m, x->v,
+               transpose ? GrB_DESC_T0 : nullptr), "mxv");
+    ok(GrB_Vector_wait(y->v, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, y);
+}
+py::tuple mxm(const MatrixPtr& a, const MatrixPtr& b) {
+    auto c = std::make_shared<GbMatrix>();
+    auto t0 = Clock::now();
+    ok(GrB_Matrix_new(&c->m, GrB_FP64, nrows(*a), ncols(*b)), "Matrix_new");
+    ok(GrB_mxm(c->m, nullptr, nullptr, GrB_PLUS_TIMES_SEMIRING_FP64, a->m, b->m, nullptr), "mxm");
+    ok(GrB_Matrix_wait(c->m, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, c);
+}
+py::tuple ewise(const MatrixPtr& a, const MatrixPtr& b, bool add) {
+    auto c = std::make_shared<GbMatrix>();
+    auto t0 = Clock::now();
+    ok(GrB_Matrix_new(&c->m, GrB_FP64, nrows(*a), ncols(*a)), "Matrix_new");
+    if (add)
+        ok(GrB_Matrix_eWiseAdd_BinaryOp(c->m, nullptr, nullptr, GrB_PLUS_FP64, a->m, b->m, nullptr), "eWiseAdd");
+    else
+        ok(GrB_Matrix_eWiseMult_BinaryOp(c->m, nullptr, nullptr, GrB_TIMES_FP64, a->m, b->m, nullptr), "eWiseMult");
+    ok(GrB_Matrix_wait(c->m, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, c);
+}
+// Row sums (transpose = false) or column sums (transpose = true) into a vector.
+py::tuple reduce_vector(const MatrixPtr& a, bool transpose) {
+    auto y = std::make_shared<GbVector>();
+    auto t0 = Clock::now();
+    ok(GrB_Vector_new(&y->v, GrB_FP64, transpose ? ncols(*a) : nrows(*a)), "Vector_new");
+    ok(GrB_Matrix_reduce_Monoid(y->v, nullptr, nullptr, GrB_PLUS_MONOID_FP64, a->m,
+                                transpose ? GrB_DESC_T0 : nullptr), "reduce");
+    ok(GrB_Vector_wait(y->v, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, y);
+}
+// min or max over every element: GraphBLAS reduces stored entries only, so the implicit zeros
+// are folded in afterwards when the matrix is not full (an O(1) step, inside the clock).
+py::tuple reduce_scalar(const MatrixPtr& a, bool is_min) {
+    auto t0 = Clock::now();
+    double s = 0;
+    ok(GrB_Matrix_reduce_FP64(&s, nullptr, is_min ? GrB_MIN_MONOID_FP64 : GrB_MAX_MONOID_FP64, a->m, nullptr),
+       "reduce");
+    GrB_Index n;
+    ok(GrB_Matrix_nvals(&n, a->m), "nvals");
+    if (n < nrows(*a) * ncols(*a)) s = is_min ? std::min(s, 0.0) : std::max(s, 0.0);
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, s);
+}
+// CSR -> CSC: the transpose held by row has exactly the arrays of A held by column.
+py::tuple transpose(const MatrixPtr& a) {
+    auto c = std::make_shared<GbMatrix>();
+    auto t0 = Clock::now();
+    ok(GrB_Matrix_new(&c->m, GrB_FP64, ncols(*a), nrows(*a)), "Matrix_new");
+    ok(GrB_transpose(c->m, nullptr, nullptr, a->m, nullptr), "transpose");
+    ok(GrB_Matrix_wait(c->m, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, c);
+}
+
+} // namespace
+
+void bind_graphblas(py::module_& m) {
+    ok(GrB_init(GrB_NONBLOCKING), "init");
+    ok(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, 1), "set nthreads");
+    auto g = m.def_submodule("graphblas", "SuiteSparse:GraphBLAS, single-threaded");
+    g.attr("version") = std::to_string(GxB_IMPLEMENTATION_MAJOR) + "." + std::to_string(GxB_IMPLEMENTATION_MINOR) +
+                        "." + std::to_string(GxB_IMPLEMENTATION_SUB);
+    g.def("nthreads", [] { int n = 0; ok(GxB_Global_Option_get(GxB_GLOBAL_NTHREADS, &n), "get nthreads"); return n; });
+    py::class_<GbMatrix, MatrixPtr>(g, "Matrix").def("tuples", &matrix_tuples);
+    py::class_<GbVector, VectorPtr>(g, "Vector").def("tuples", &vector_tuples);
+    g.def("from_coo", &from_coo);
+    g.def("dense_vector", &dense_vector);
+    g.def("dense_matrix", &dense_matrix);
+    g.def("mxv", &mxv);
+    g.def("mxm", &mxm);
+    g.def("ewise", &ewise);
+    g.def("reduce_vector", &reduce_vector);
+    g.def("reduce_scalar", &reduce_scalar);
+    g.def("transpose", &transpose);
+}
