@@ -20,6 +20,9 @@
 /* The operator helpers (siskin_add_f64, siskin_min_i64, ...) that operator templates expand to. */
 #include "siskin_ops.h"
 
+/* Sorting the touched list of a sparsebytemap workspace (siskin_sort_touched_i32/_i64). */
+#include "siskin_touched.h"
+
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,

@@ -16,7 +16,8 @@ struct Counted {
 // Compiles with count_work (inputs' finiteness computed), runs once, returns the outputs and the
 // loop-body count.
 Counted run_counted(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
-                    const std::map<std::string, std::pair<std::vector<int64_t>, std::string>>& outputs) {
+                    const std::map<std::string, std::pair<std::vector<int64_t>, std::string>>& outputs,
+                    bool check_reference = true) {
     ir::Program program = ir::parse_program(text);
     std::map<std::string, TensorSignature> sigs;
     for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
@@ -38,6 +39,7 @@ Counted run_counted(const std::string& text, const std::map<std::string, const T
     out.outputs = kernel->prepare(shapes);
     kernel->run(inputs, out.outputs);
     out.work = kernel->last_work();
+    if (!check_reference) return out; // the caller checks (the dense reference would be too slow)
     auto expected = evaluate_reference(program, inputs);
     for (const auto& [name, t] : expected) EXPECT_TRUE(out.outputs.at(name).equals(t)) << name;
     return out;
@@ -116,6 +118,56 @@ TEST(CompilerWork, ProductSkipsTheFillRunOfASparseOperand) {
     auto v = run_counted("y[i] = a[i] * x[i]", {{"a", &a}, {"x", &x}}, {{"y", {{n}, "sparselist(0)"}}});
     EXPECT_LE(v.work, 20);
     EXPECT_EQ(v.outputs.at("y").stored(), 20);
+}
+
+// Gustavson's SpGEMM into csr with a sparsebytemap row workspace: per row, the copy and the reset
+// visit the touched columns only, not all n. Every row of A here is the same 3 entries, which
+// reach 3 rows of B holding 3 entries each, touching 7 distinct columns of the 100000:
+//   A[i, {7, 5000, 99999}] = 1, 2, 3
+//   B[7, {1, 50000, 99998}], B[5000, {1, 2, 3}], B[99999, {50000, 70000, 99999}]
+Tensor same_rows(int64_t m, int64_t n) {
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < m; ++i)
+        for (auto [j, v] : std::vector<std::pair<int64_t, double>>{{7, 1.0}, {5000, 2.0}, {99999, 3.0}})
+            list.add(std::vector<int64_t>{i, j}, Scalar::of(v));
+    return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(0.0), Format::csr(), list);
+}
+
+TEST(CompilerWork, GustavsonCopyAndResetVisitOnlyTouchedColumns) {
+    const int64_t n = 100000;
+    CoordinateList list;
+    list.ndims = 2;
+    for (auto [i, j] : std::vector<std::pair<int64_t, int64_t>>{{7, 1}, {7, 50000}, {7, 99998},
+                                                                {5000, 1}, {5000, 2}, {5000, 3},
+                                                                {99999, 50000}, {99999, 70000},
+                                                                {99999, 99999}})
+        list.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>(i % 11 + j % 13 + 1)));
+    Tensor B = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(0.0), Format::csr(), list);
+    const std::string gemm = "C[i,j] += A[i,k] * B[k,j]";
+    Tensor A1 = same_rows(1, n), A41 = same_rows(41, n);
+    auto one = run_counted(gemm, {{"A", &A1}, {"B", &B}}, {{"C", {{1, n}, "csr"}}}, false);
+    auto many = run_counted(gemm, {{"A", &A41}, {"B", &B}}, {{"C", {{41, n}, "csr"}}}, false);
+    // Row i of C is 1 * B[7,:] + 2 * B[5000,:] + 3 * B[99999,:], B[k,j] = k % 11 + j % 13 + 1.
+    auto b = [](int64_t k, int64_t j) { return static_cast<double>(k % 11 + j % 13 + 1); };
+    std::vector<std::pair<int64_t, double>> row{
+        {1, 1 * b(7, 1) + 2 * b(5000, 1)}, {2, 2 * b(5000, 2)}, {3, 2 * b(5000, 3)},
+        {50000, 1 * b(7, 50000) + 3 * b(99999, 50000)}, {70000, 3 * b(99999, 70000)},
+        {99998, 1 * b(7, 99998)}, {99999, 3 * b(99999, 99999)}};
+    EXPECT_EQ(one.outputs.at("C").stored(), 7);
+    EXPECT_EQ(many.outputs.at("C").stored(), 41 * 7);
+    for (int64_t i : {0, 17, 40})
+        for (auto [j, v] : row) EXPECT_EQ(many.outputs.at("C").at({i, j}).as_double(), v) << i << "," << j;
+    for (auto [j, v] : row) EXPECT_EQ(one.outputs.at("C").at({0, j}).as_double(), v) << j;
+    // Once per call the workspace's n bytes are cleared (n loop bodies); then each row costs its
+    // entries: 1 (the row) + 3 (A's row) + 9 (B's rows) + 7 (the copy) + 7 (the reset) + a few
+    // loop bodies of C's bookkeeping, far below 25 + 7 * 10. A copy that scanned the row would
+    // cost n per row: 40 more rows would add 4 million.
+    EXPECT_GE(one.work, n);
+    EXPECT_LE(one.work, n + 100);
+    int64_t forty_rows = many.work - one.work;
+    EXPECT_GE(forty_rows, 40 * (1 + 3 + 9 + 7 + 7));
+    EXPECT_LE(forty_rows, 40 * 100);
 }
 
 TEST(CompilerWork, UninstrumentedKernelReportsNoCount) {

@@ -1,5 +1,7 @@
 // workspaces: SpGEMM in einsum form compiles to Gustavson's algorithm with a row workspace; the
 // inner-product form written as loops keeps its order; SDDMM and two-output programs.
+#include <array>
+#include <cmath>
 #include <random>
 
 #include "compiler_test_util.hpp"
@@ -79,6 +81,86 @@ TEST(CompilerWorkspaces, SpgemmEinsumIsGustavsonWithARowWorkspace) {
                 {{"C", spec("csr")}}, "explicit gustavson");
     expect_same(text, {{"A", &Ad}, {"B", &Bd}}, {{"C", spec("dcsr")}}, "dcsr");
     expect_same("C[i,j] max= A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}}, "max=");
+}
+
+// A matrix whose rows have very different numbers of entries: empty rows, rows of a few entries,
+// and dense rows, so that SpGEMM rows touch few, some, and most of the columns (the touched
+// list is insertion-sorted, quicksorted, or rebuilt from the bytes).
+Tensor mixed_rows(int64_t m, int64_t n, const std::string& format, uint64_t seed, double fill = 0.0) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < m; ++i) {
+        double d = std::array<double, 4>{0.0, 0.01, 0.05, 0.6}[static_cast<size_t>(i % 4)];
+        for (int64_t j = 0; j < n; ++j)
+            if (u(rng) < d) list.add(std::vector<int64_t>{i, j}, Scalar::of(std::floor(u(rng) * 5) - 2));
+    }
+    return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(fill),
+                                    Format::parse(format, 2), list);
+}
+
+OutputSpec spec_with_fill(const std::string& format, double fill) {
+    OutputSpec s = spec(format);
+    s.fill = Scalar::of(fill);
+    return s;
+}
+
+// Gustavson's SpGEMM with a sparsebytemap row workspace against the reference evaluator: operand
+// and output formats, output fills, reduction operators, sums of products; rows touching few,
+// some and most columns; products that cancel to the fill (not stored).
+TEST(CompilerWorkspaces, BytemapWorkspaceSpgemmAgreesWithTheReference) {
+    // 800 columns: rows touching up to 24 are insertion-sorted, up to 50 quicksorted, more
+    // rebuilt from the bytes. (The reference evaluator is dense: m * 40 * 800 per case.)
+    Tensor A = mixed_rows(24, 40, "csr", 61), B = mixed_rows(40, 800, "csr", 62);
+    Tensor Ad = mixed_rows(24, 40, "dcsr", 61), Bd = mixed_rows(40, 800, "dcsr", 62);
+    Tensor Ab = mixed_rows(24, 40, "dense(0)/sparsebytemap(1)", 61);
+    Tensor Bc = mixed_rows(40, 800, "csc", 62);
+    const std::string gemm = "C[i,j] += A[i,k] * B[k,j]";
+    int cases = 0;
+    for (const auto& [a, b] : {std::pair{&A, &B}, std::pair{&Ad, &Bd}, std::pair{&Ab, &B}, std::pair{&A, &Bc}})
+        for (const std::string out : {"csr", "dcsr", "csr@32"})
+            for (double fill : {0.0, 2.5}) {
+                expect_same(gemm, {{"A", a}, {"B", b}}, {{"C", spec_with_fill(out, fill)}},
+                            out + " fill " + std::to_string(fill) + " A " + a->format().to_string() +
+                                " B " + b->format().to_string());
+                ++cases;
+            }
+    EXPECT_EQ(cases, 24);
+    for (const std::string text :
+         {"C[i,j] min= A[i,k] * B[k,j]", "C[i,j] max= A[i,k] * B[k,j]",
+          "C[i,j] += A[i,k] * B[k,j] + A[i,k] * D[k,j]", "C[i,j] += (A[i,k] + 1) * B[k,j]",
+          "for i, k, j { C[i,j] += A[i,k] * B[k,j] }"}) {
+        Tensor Asq = mixed_rows(40, 40, "csr", 63);
+        expect_same(text, {{"A", &Asq}, {"B", &B}, {"D", &Bd}}, {{"C", spec("csr")}}, text);
+    }
+    // Every product of a row cancels: touched, but the fill, so not stored.
+    Tensor p = make({2, 3}, "csr", {{{0, 0}, 1}, {{0, 1}, 1}, {{1, 2}, 3}});
+    Tensor q = make({3, 4}, "csr", {{{0, 2}, 1}, {{1, 2}, -1}, {{0, 3}, 2}, {{1, 3}, -2}, {{2, 0}, 1}});
+    expect_same(gemm, {{"A", &p}, {"B", &q}}, {{"C", spec("csr")}}, "cancelling row");
+    auto c = run_compiled(gemm, {{"A", &p}, {"B", &q}}, {{"C", spec("csr")}}).at("C");
+    std::vector<std::vector<int64_t>> want{{1, 0}};
+    EXPECT_EQ(stored_coordinates(c), want);
+}
+
+// For csr operands and a csr output the row workspace is a sparsebytemap: a first touch marks the
+// byte and lists the coordinate, the copy sorts the list and walks it, and resets the bytes of
+// the list only; a dense output keeps no workspace at all, and a bytemap output a dense one.
+TEST(CompilerWorkspaces, CsrSpgemmUsesABytemapWorkspace) {
+    Tensor A = random_matrix(4, 4, 0.5, "csr", 1), B = random_matrix(4, 4, 0.5, "csr", 2);
+    const std::string gemm = "C[i,j] += A[i,k] * B[k,j]";
+    std::string c = c_of(gemm, {{"A", &A}, {"B", &B}}, {{"C", "csr"}});
+    EXPECT_NE(c.find("if (!C_ws_tbl["), std::string::npos) << c;          // first touch
+    EXPECT_NE(c.find("C_ws_srt[C_ws_touched] ="), std::string::npos) << c; // listed
+    EXPECT_NE(c.find("siskin_sort_touched_i64(C_ws_srt, C_ws_touched"), std::string::npos) << c;
+    EXPECT_NE(c.find("C_ws_tbl[C_ws_srt["), std::string::npos) << c;       // reset by the list
+    EXPECT_NE(c.find("C_ws_touched = 0LL;"), std::string::npos) << c;
+    EXPECT_EQ(c.find("siskin_lower_bound"), std::string::npos) << c;
+
+    std::string dense = c_of(gemm, {{"A", &A}, {"B", &B}}, {{"C", "dense(0)/sparsebytemap(1)"}});
+    EXPECT_NE(dense.find("C_ws"), std::string::npos) << dense;
+    EXPECT_EQ(dense.find("C_ws_tbl"), std::string::npos) << dense;
+    EXPECT_EQ(dense.find("siskin_sort_touched"), std::string::npos) << dense;
 }
 
 TEST(CompilerWorkspaces, WorkspaceKernelsRunThroughTheKernelApi) {

@@ -37,6 +37,7 @@ KernelPlan plan_kernel(const ir::Program& program,
         Concordized cz = concordize(ws.program, ws.signatures);
         dump.after("concordize", cz.program);
         KernelTensors tensors = bind_tensors(ctx, cz.program, cz.signatures);
+        for (const auto& w : ws.workspaces) tensors.bindings.at(w.name)->workspace = true;
         dump.after("bind", cz.program);
         Converted converted = convert_program(ctx, cz.program, tensors);
         dump.after("convert", cz.program);

@@ -31,6 +31,8 @@ struct TensorBinding {
     Scalar fill;
     bool finite = false; // every stored value finite (inputs only)
     bool output = false;
+    /// A kernel temporary (workspaces pass) that the kernel empties again after each read.
+    bool workspace = false;
     std::vector<cast::Expr> dims;                    // per tensor dimension
     std::vector<std::vector<BufferBinding>> levels;  // per level, in LevelStorage order
     std::optional<BufferBinding> values;             // none for a pattern leaf

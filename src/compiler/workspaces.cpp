@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "compiler/concordize.hpp"
+#include "levels/level_codegen.hpp"
+#include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
 
@@ -40,6 +42,17 @@ ir::Stmt wrap(const std::vector<std::string>& loops, size_t from, size_t to, ir:
               ir::Position pos) {
     for (size_t k = to; k-- > from;) body = ir::For::make(loops[k], body, nullptr, nullptr, pos);
     return body;
+}
+
+// The row workspace for an output whose last level is `format`'s: a sparsebytemap (a touched
+// list, so the copy and the reset cost O(touched)) when that level appends in coordinate order;
+// a dense vector when it is written by random access anyway (dense, sparsebytemap).
+Format workspace_format(const Format& format) {
+    const auto* level = levels::find_level_format(format.levels().back().kind);
+    const auto* face = level ? level->codegen() : nullptr;
+    if (face && !face->random_write())
+        return Format({{.kind = "sparsebytemap", .modes = {0}, .index_bits = 64}}, Leaf::Element);
+    return Format::dense(1).with_index_bits(64);
 }
 
 class Pass {
@@ -181,7 +194,7 @@ private:
         while (names_.count(w)) w += "_";
         names_.insert(w);
         TensorSignature ws;
-        ws.format = Format::dense(1).with_index_bits(64);
+        ws.format = workspace_format(format);
         ws.type = sig->second.type;
         ws.fill = sig->second.fill.cast(ws.type);
         ws.ndims = 1;
@@ -190,10 +203,11 @@ private:
 
         auto w_at = ir::Access::make(w, {ir::Index::make(j)});
         ir::Stmt sum = wrap(chosen, p, chosen.size(), ir::Assign::make(w_at, a.op, a.rhs, a.pos), a.pos);
-        ir::Stmt copy = ir::For::make(
-            j, ir::Block::make({ir::Assign::make(a.lhs, "", w_at, a.pos),
-                                ir::Assign::make(w_at, "", ir::Literal::make(ws.fill), a.pos)}),
-            nullptr, nullptr, a.pos);
+        // A sparsebytemap workspace empties itself as the copy reads it; a dense one is reset.
+        std::vector<ir::Stmt> copy_body{ir::Assign::make(a.lhs, "", w_at, a.pos)};
+        if (ws.format.levels().front().kind == "dense")
+            copy_body.push_back(ir::Assign::make(w_at, "", ir::Literal::make(ws.fill), a.pos));
+        ir::Stmt copy = ir::For::make(j, ir::Block::make(std::move(copy_body)), nullptr, nullptr, a.pos);
         return wrap(chosen, 0, p, ir::Block::make({sum, copy}), a.pos);
     }
 

@@ -3,14 +3,19 @@
 // loops written around one assignment) is reordered so that every read is concordant when the
 // written order is not, and when a reduction loop then runs between the output's outer indices
 // and its last one (Gustavson's SpGEMM: C[i,j] += A[i,k] * B[k,j] in order i, k, j), the sums
-// go into a dense row workspace W first:
+// go into a row workspace W first, then one ordered copy appends C's row once:
 //
 //   for i { for k, j { W[j] op= A[i,k] * B[k,j] }
-//           for j { C[i,j] = W[j]; W[j] = fill } }      // in order; appends C's row once
+//           for j { C[i,j] = W[j] } }                   // W a sparsebytemap
+//           for j { C[i,j] = W[j]; W[j] = fill } }      // W dense
 //
-// W is a temporary output of the kernel (one dense vector, the output's fill, its value type),
-// allocated by Kernel::run and never returned. The copy scans the whole row: a list of touched
-// coordinates (a SparseByteMap workspace) would make it proportional to the row's entries.
+// When the output's last level appends in order (sparselist), W is a sparsebytemap: a write
+// marks its coordinate on first touch and lists it, and the copy's read sorts that list, walks
+// only the touched coordinates and resets only their bytes (the level's workspace face,
+// src/levels/sparse_byte_map.cpp): O(touched) per row, not O(n). When that level is written by
+// random access anyway (dense), W is a dense vector and the copy scans the row.
+// W is a temporary output of the kernel (one vector, the output's fill, its value type),
+// allocated once per call by Kernel::run and never returned.
 #include <map>
 #include <string>
 #include <vector>
@@ -21,7 +26,7 @@
 
 namespace siskin::compiler {
 
-/// A temporary output: a dense vector as long as dimension `like.mode` of `like.tensor`.
+/// A temporary output: a vector (dense or sparsebytemap) as long as dimension `like.mode` of `like.tensor`.
 struct Workspace {
     std::string name;
     DimRef like;

@@ -29,10 +29,18 @@ using namespace siskin::compiler;
 // Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over srt[pos[r] ..
 // pos[r+1]-1], child position r*n + srt[p]; follow (and random access) is
 //   Lookup(i -> Select(tbl[r*n+i]: child(r*n+i), else fill)).
-// Writing (the Gustavson workspace) is random access: writing below slot q sets tbl[q] (tbl[q]
-// is the child's dirty flag). freeze scans the slots once, in order: a used slot whose leaf
-// holds the fill is dropped, the others' coordinates go to srt, so srt comes out sorted and
-// pos counts them. Only the last level of an output may be a sparsebytemap.
+// Writing is random access. For an output, writing below slot q sets tbl[q] (tbl[q] is the
+// child's dirty flag); freeze scans the slots once, in order: a used slot whose leaf holds the
+// fill is dropped, the others' coordinates go to srt, so srt comes out sorted and pos counts them.
+// Only the last level of an output may be a sparsebytemap.
+//
+// As a workspace (the Gustavson row of the workspaces pass: one fibre, written, then read once,
+// again and again) the level keeps a touched list instead: srt[0 .. used-1] lists the coordinates
+// written since the last read, in the order first written. A write marks a slot on first touch
+//   if (!tbl[q]) { tbl[q] = 1; srt[used++] = i; leaf[q] = fill; }     then the leaf op= value
+// and a walk (or gallop) drains it: it sorts the list, walks it, and then resets only the
+// touched bytes, so each round costs O(touched), not O(n):
+//   Thunk(sort srt[0..used), sorted walk over srt[0..used), for p < used: tbl[srt[p]] = 0; used = 0)
 class SparseByteMapCodegen final : public LevelCodegen {
 public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
@@ -44,6 +52,7 @@ public:
                 return locate_at(c, *fiber, i);
             });
         const TensorBinding& t = *f.tensor;
+        if (t.workspace) return drain(ctx, f, protocol == "gallop");
         cast::Expr pos = t.buffer(f.level, "pos").data_var();
         const cast::Expr& r = f.pos.front();
         return sorted_fibre(ctx, f, t.buffer(f.level, "srt").data_var(), cast::at(pos, r),
@@ -57,11 +66,16 @@ public:
 
     bool random_write() const override { return true; }
 
-    void declare(LowerCtx&, const TensorBinding& t, int level) const override {
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
         if (level + 1 != t.num_levels())
             throw Error("output " + t.name + " has a sparsebytemap level above another level; "
                         "compiled code can write a sparsebytemap as the last level only",
                         Error::Kind::Unsupported);
+        if (!t.workspace) return;
+        SISKIN_ASSERT(level == 0, "a sparsebytemap workspace has one level");
+        std::string used = ctx.fresh(t.name + "_touched");
+        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), used, c_int(0)));
+        ctx.set_level_var(t, level, "touched", cast::var(used));
     }
 
     void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
@@ -73,6 +87,14 @@ public:
             return std::vector<cast::Stmt>{
                 cast::assign(cast::at(tbl.data_var(), k), cast::lit(Scalar::of(false)))};
         });
+        if (t.workspace) {
+            // The touched list holds each slot at most once, so it never grows while writing; a
+            // value is set to the fill when its slot is first touched, not here.
+            ctx.emit(ctx.reserve(t.buffer(level, "srt"), c_mul(hi, n)));
+            SISKIN_ASSERT(t.values, "a sparsebytemap workspace has an element leaf");
+            ctx.emit(ctx.reserve(*t.values, c_mul(hi, n)));
+            return;
+        }
         init_child_slots(ctx, t, level, c_mul(lo, n), c_mul(hi, n));
     }
 
@@ -94,6 +116,16 @@ public:
         const BufferBinding& tbl = t.buffer(level, "tbl");
         const BufferBinding& srt = t.buffer(level, "srt");
         ValueType itype = t.index_type(level);
+        if (t.workspace) {
+            // Every read drained it: nothing is left to scan, and the kernel never returns it.
+            ctx.emit(ctx.reserve(pos, c_int(2)));
+            ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+            ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(1)), c_int(0)));
+            ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_int(2)));
+            ctx.emit(cast::assign(cast::Field::make(tbl.raw_var(), "size"), c_mul(parents, n)));
+            ctx.emit(cast::assign(cast::Field::make(srt.raw_var(), "size"), c_int(0)));
+            return c_mul(parents, n);
+        }
         cast::Expr count = ctx.local(t.name + "_used" + std::to_string(level), c_int(0));
         ctx.emit(ctx.reserve(pos, c_add(parents, 1)));
         ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
@@ -123,6 +155,30 @@ public:
     }
 
 private:
+    // The touched list of a workspace, sorted, walked, and emptied (see the comment above).
+    static LoopletPtr drain(LowerCtx& ctx, const Fiber& f, bool gallop) {
+        const TensorBinding& t = *f.tensor;
+        SISKIN_ASSERT(f.level == 0, "a sparsebytemap workspace has one level");
+        cast::Expr n = t.level_dim(f.level);
+        cast::Expr base = c_mul(f.pos.front(), n);
+        cast::Expr count = ctx.level_var(t, f.level, "touched");
+        cast::Expr tbl = t.buffer(f.level, "tbl").data_var();
+        cast::Expr srt = t.buffer(f.level, "srt").data_var();
+        ValueType itype = t.index_type(f.level);
+        std::string sort = "siskin_sort_touched_" + std::string(search_suffix(itype));
+        std::vector<cast::Stmt> pre{cast::Eval::make(
+            cast::call(sort, {srt, count, c_add(tbl, base), n}))};
+        std::vector<cast::Stmt> post = ctx.capture([&] {
+            emit_range_loop(ctx, c_int(0), count, [&](const cast::Expr& p) {
+                return std::vector<cast::Stmt>{cast::assign(
+                    cast::at(tbl, c_add(base, cast::at(srt, p))), cast::lit(Scalar::of(false)))};
+            });
+        });
+        post.push_back(cast::assign(count, c_int(0)));
+        LoopletPtr walk = sorted_fibre(ctx, f, srt, c_int(0), count, gallop, base);
+        return make_looplet<Thunk>(std::move(pre), walk, std::move(post));
+    }
+
     static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
         const TensorBinding& t = *f.tensor;
         cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
@@ -133,11 +189,30 @@ private:
             f.type);
     }
 
-    // The child's dirty flag is tbl[q]; a write also marks the parent's flag.
+    // The child's dirty flag is tbl[q]; a write also marks the parent's flag. A workspace marks
+    // the slot on first touch instead, and lists it.
     static LExpr write_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
         const TensorBinding& t = *f.tensor;
         cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
         cast::Expr used = cast::at(t.buffer(f.level, "tbl").data_var(), q);
+        if (t.workspace) {
+            cast::Expr count = ctx.level_var(t, f.level, "touched");
+            const BufferBinding& srt = t.buffer(f.level, "srt");
+            LExpr slot = child_fiber(ctx, f, {q}, std::nullopt);
+            const auto* leaf = slot->as<Slot>();
+            SISKIN_ASSERT(leaf, "a sparsebytemap workspace has an element leaf");
+            std::vector<cast::Stmt> touch{
+                cast::assign(used, cast::lit(Scalar::of(true))),
+                cast::assign(cast::at(srt.data_var(), count),
+                             cast::Cast::make(cast::Type::of(t.index_type(f.level)), c)),
+                cast::Increment::make(count),
+                // A drained slot still holds its old value.
+                cast::assign(leaf->target, cast::lit(t.fill)),
+            };
+            std::vector<cast::Stmt> pre{
+                cast::If::make(cast::un(cast::UnaryOp::Not, used), cast::Block::make(touch))};
+            return Hoist::make(std::move(pre), child_fiber(ctx, f, {q}, f.dirty), {});
+        }
         LExpr inner = child_fiber(ctx, f, {q}, used);
         if (!f.dirty) return inner;
         std::vector<cast::Stmt> post{
