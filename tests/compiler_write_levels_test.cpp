@@ -190,6 +190,14 @@ TEST(CompilerWriteLevels, RunListWrittenOutOfOrderIsAnError) {
         {"output C", "out of order"}));
     // A sum in the wrong order gets a dense row workspace and is right.
     expect_like_reference("for j { for i { C[i, j] += A[i, j] } }", {{"A", &a}}, {{"C", with_format("dense(0)/rle(1)", 2)}});
+    // Rows written again after later rows, through another subscript list: refused for every
+    // level appended in order, fine for dense.
+    const std::string again = "for i { for j { B[i, j] = A[i, j] } }\nfor j { B[1, j] = A[0, j] }";
+    for (const char* f : {"dense(0)/rle(1)", "dense(0)/band(1)", "csr", "coo", "sparselist(0)/rle(1)"})
+        EXPECT_TRUE(throws_error([&] { run_compiled(again, {{"A", &a}}, {{"B", with_format(f, 2)}}); },
+                                 {"output B", "two different subscript lists"}))
+            << f;
+    expect_like_reference(again, {{"A", &a}}, {{"B", with_format("dense", 2)}});
 }
 
 // ---- sparseband ------------------------------------------------------------------------------
