@@ -125,8 +125,10 @@ TEST_F(CliCompiled, InterpretUsesTheReferenceEvaluator) {
 }
 
 TEST_F(CliCompiled, ProgramsTheCompilerRefusesSuggestInterpret) {
-    // Writing a coo output is not compiled yet; the reference evaluator can.
-    std::string args = "run 'C[i,j] = A[i,j]' -i A=" + data("olm1000.mtx") + " -o C=" + path("c.mtx") + ":coo";
+    // A sparsebytemap above another level is not written by compiled code yet; the reference
+    // evaluator can.
+    std::string args = "run 'C[i,j] = A[i,j]' -i A=" + data("olm1000.mtx") + " -o 'C=" + path("c.mtx") +
+                       ":sparsebytemap(0)/sparselist(1)'";
     expect_one_line_error(siskin_cli(args), "--interpret");
     expect_one_line_error(siskin_cli(args), "cannot");
     Result r = siskin_cli(args + " --interpret");
@@ -205,7 +207,7 @@ TEST_F(CliCompiled, CBadOptionsAreOneLineErrors) {
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --fill A=lots"), "lots");
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f 'A=csf(0,1,2)'"), "-f A=csf(0,1,2): ");
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --nonfinite y"), "output");
-    expect_one_line_error(siskin_cli("c 'C[i,j] = A[i,j]' -f C=coo"), "--interpret");
+    expect_one_line_error(siskin_cli("c 'C[i,j] = A[i,j]' -f 'C=sparsebytemap(0)/sparselist(1)'"), "--interpret");
 }
 
 TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {
@@ -217,11 +219,17 @@ TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {
     Tensor b = read_matrix_market(path("b.mtx"));
     EXPECT_TRUE(a.equals(b));
 
-    // To .tns in coo: the compiler does not write coo yet, so the runtime copy does.
+    // To .tns in coo: compiled too.
     r = siskin_cli("convert " + data("olm1000.mtx") + ":csr " + path("b.tns") + ":coo -v");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("runtime copy"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
     EXPECT_TRUE(read_tensor(path("b.tns")).equals(a));
+
+    // A sparsebytemap above another level is not written by compiled code: the runtime copy.
+    r = siskin_cli("convert " + data("olm1000.mtx") + " '" + path("c.mtx") + ":sparsebytemap(0)/sparselist(1)' -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("runtime copy"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_matrix_market(path("c.mtx")).equals(a));
 }
 
 TEST_F(CliCompiled, ConvertErrors) {

@@ -2,6 +2,8 @@
 // inputs, compiled and compared with the reference evaluator: every value, and for sparse outputs
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
+// Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
+// sparseband, coo, pattern leaves), with chosen or given index widths.
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -88,18 +90,44 @@ struct Gen {
                                                      "rle(0)", "bytemap(0)"};
         return pick(rng, sparse) + width();
     }
-    // A sparse vector output: appended in order, or the random-access bytemap.
-    Format vector_output() { return Format::parse(chance(rng, 0.7) ? "sparselist(0)" : "bytemap(0)", 1); }
+    // A sparse vector output: appended in order (sparselist, runlist, sparseband, coo), or the
+    // random-access bytemap; an index width sometimes.
+    Format vector_output() {
+        static const std::vector<std::string> formats{"sparselist(0)", "sparselist(0)", "bytemap(0)",
+                                                      "rle(0)", "band(0)", "coo"};
+        std::string f = pick(rng, formats);
+        if (chance(rng, 0.3)) f += width();
+        return Format::parse(f, 1);
+    }
     std::string loops(const std::string& body) {
         return row_major ? "for i { for j { " + body + " } }" : "for j { for i { " + body + " } }";
     }
     // A matrix output format that the loop order can append in order.
     std::optional<Format> matrix_output() {
-        int k = pick(rng, 4);
+        static const std::vector<std::pair<std::string, std::string>> formats{
+            {"csr", "csc"},
+            {"dcsr", "dcsc"},
+            {"dense(0)/bytemap(1)", "dense(1)/bytemap(0)"},
+            {"dense(0)/rle(1)", "dense(1)/rle(0)"},
+            {"sparselist(0)/rle(1)", "sparselist(1)/rle(0)"},
+            {"dense(0)/band(1)", "dense(1)/band(0)"},
+            {"band(0)/band(1)", "sparselist(1)/band(0)"},
+            {"coo(0,1)", "coo(1,0)"}};
+        int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense
-        if (k == 3) return Format::parse(row_major ? "dense(0)/bytemap(1)" : "dense(1)/bytemap(0)", 2);
-        if (row_major) return Format::parse(k == 1 ? "csr" : "dcsr", 2);
-        return Format::parse(k == 1 ? "csc" : "dcsc", 2);
+        const auto& [rows, cols] = formats[static_cast<size_t>(k - 1)];
+        std::string f = row_major ? rows : cols;
+        if (chance(rng, 0.3)) f += width();
+        return Format::parse(f, 2);
+    }
+    // A pattern output: stored iff true.
+    Format pattern_output() {
+        static const std::vector<std::string> rows{"dense(0)/sparselist(1)/pattern",
+                                                   "sparselist(0)/sparselist(1)/pattern",
+                                                   "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern"};
+        static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
+                                                   "dense(1)/bytemap(0)/pattern"};
+        return Format::parse(pick(rng, row_major ? rows : cols), 2);
     }
     double density() { return pick(rng, std::vector<double>{0.0, 0.15, 0.4, 0.8, 1.0}); }
     InputDesc matrix(ValueType t, Scalar fill, bool specials = false) {
@@ -122,7 +150,7 @@ Case make_case(Rng& rng) {
           pick(rng, 7) + (chance(rng, 0.05) ? 0 : 1)};
     ValueType t = chance(rng, 0.75) ? ValueType::Float64 : ValueType::Int64;
     Case c;
-    switch (pick(rng, 12)) {
+    switch (pick(rng, 13)) {
     case 0: { // SpMV, SpMSpV (x sparse or dense), with protocols sometimes
         std::string pa = "", px = "";
         c.inputs["A"] = g.matrix(t, additive_fill(rng, t));
@@ -234,6 +262,19 @@ Case make_case(Rng& rng) {
         if (auto f = g.matrix_output()) c.outputs["C"].format = f;
         break;
     }
+    case 12: { // pattern outputs: an entry is stored iff its value is true
+        c.inputs["A"] = g.matrix(t, additive_fill(rng, t));
+        c.inputs["B"] = g.matrix(t, additive_fill(rng, t));
+        const char* conds[] = {"A[i, j] > 0", "A[i, j] != 0", "A[i, j] < 2", "A[i, j] > B[i, j]",
+                               "A[i, j] != 0 && B[i, j] != 0"};
+        c.what = "pattern output";
+        c.program = g.loops(std::string("P[i, j] = ") + conds[pick(rng, 5)]);
+        OutputSpec& p = c.outputs["P"];
+        p.format = g.pattern_output();
+        p.type = ValueType::Bool;
+        p.fill = Scalar::of(false);
+        break;
+    }
     default: { // dot products of vectors (walk, gallop, follow)
         int64_t len = g.m * 3;
         c.inputs["x"] = g.vector(len, t, Scalar::of(int64_t{0}).cast(t), true);
@@ -295,7 +336,9 @@ TEST(CompilerDifferential, RandomProgramsMatchTheReference) {
             }
             for (const auto& [name, w] : want) {
                 const Tensor& g = got.at(name);
-                bool same = w.equals(g) && stored_coordinates(w) == stored_coordinates(g);
+                // stored() counts runs of a runlist: equal neighbours must be merged alike.
+                bool same = w.equals(g) && stored_coordinates(w) == stored_coordinates(g) &&
+                            w.stored() == g.stored();
                 if (!same) {
                     ADD_FAILURE() << "output " << name << " differs\n" << describe(c, seed, tensors)
                                   << "  want: " << w.to_string() << "\n  got:  " << g.to_string();

@@ -133,9 +133,12 @@ std::map<std::string, TensorSignature> infer_signatures(
 
 /// Format conversion as a compiled copy program `B[i,j,...] = A[i,j,...]`, its loops in the
 /// target's level order (so any target level that appends in order can be written), the source
-/// read along them (a discordant sparse read uses the level's random access). Where the compiler
-/// refuses the copy with Error(Unsupported) (a coo or pattern target, a coo source read against
-/// its order, a level it cannot write yet), the runtime Tensor::convert does the work instead.
+/// read along them (a discordant sparse read uses the level's random access; a coo source read
+/// against its order goes through a transposed temporary). Every level and leaf can be written:
+/// dense, sparselist, sparsebytemap (last level only), runlist (runs merged, a run of the source
+/// stored once), sparseband, coo, element and pattern. Where the compiler still refuses the copy
+/// with Error(Unsupported) (a sparsebytemap above another level), the runtime Tensor::convert
+/// does the work instead.
 /// Same result as Tensor::convert: type, fill and shape kept, stored entries equal to the fill
 /// dropped.
 struct Conversion {

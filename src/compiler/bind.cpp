@@ -34,7 +34,7 @@ private:
 
 std::string dim_key(const std::string& tensor, int mode) { return fmt::format("{}#{}", tensor, mode); }
 
-void check_signature(const std::string& name, const TensorSignature& sig, bool output) {
+void check_signature(const std::string& name, const TensorSignature& sig) {
     if (sig.format.ndims() != sig.ndims)
         throw Error(fmt::format("the signature of {} gives {} dimensions, but its format '{}' "
                                 "stores {}",
@@ -44,20 +44,9 @@ void check_signature(const std::string& name, const TensorSignature& sig, bool o
             throw Error(fmt::format("the format of {} ('{}') must give every level an index width "
                                     "(@32 or @64) to be compiled",
                                     name, sig.format.to_string()));
-        if (output && level.kind != "dense" && level.kind != "sparselist" &&
-            level.kind != "sparsebytemap")
-            throw Error(fmt::format("output {} has a {} level; compiled code can write dense, "
-                                    "sparselist and sparsebytemap levels only, so far",
-                                    name, level.kind),
-                        Error::Kind::Unsupported);
     }
     if (sig.format.leaf() == Leaf::Pattern && sig.type != ValueType::Bool)
         throw Error(fmt::format("{} has a pattern leaf, so its type must be bool", name));
-    if (output && sig.format.leaf() == Leaf::Pattern)
-        throw Error(fmt::format("output {} has a pattern leaf; compiled code cannot write pattern "
-                                "tensors yet (use an element leaf)",
-                                name),
-                    Error::Kind::Unsupported);
 }
 
 } // namespace
@@ -78,7 +67,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
         if (it == signatures.end())
             throw Error(fmt::format("no signature given for tensor {} of the program", name));
         bool output = std::find(kt.outputs.begin(), kt.outputs.end(), name) != kt.outputs.end();
-        check_signature(name, it->second, output);
+        check_signature(name, it->second);
         auto b = std::make_unique<TensorBinding>();
         b->name = name;
         b->format = it->second.format;

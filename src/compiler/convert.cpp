@@ -147,6 +147,7 @@ private:
             std::string key = t.name;
             for (const auto& s : a.indices) key += "," + ir::print(s);
             id = write_ids_.emplace(key, id).first->second;
+            check_one_write_site(t, a, key);
         }
         return std::make_shared<Fiber>(&t, t.type, 0, 0, std::vector<cast::Expr>{c_int(0)},
                                        std::move(subs), std::move(protos), write, std::nullopt, 0, id);
@@ -177,6 +178,24 @@ private:
                     Error::Kind::Unsupported);
     }
 
+    // A level appended in order (sparselist, runlist, ...) is written in one pass, fibre after
+    // fibre: two accesses with different subscripts (B[i, j] and B[1, j]) could reach its fibres
+    // out of order, which it cannot detect, so such a tensor is written through one subscript
+    // list only.
+    void check_one_write_site(const TensorBinding& t, const ir::Access& a, const std::string& key) {
+        auto [it, first] = write_sites_.emplace(t.name, key);
+        if (first || it->second == key) return;
+        for (const auto& level : t.format.levels()) {
+            if (levels::level_codegen(level.kind).random_write()) continue;
+            throw Error(fmt::format("{}output {} is written through two different subscript lists; "
+                                    "its {} level is appended in order, once per fibre, so compiled "
+                                    "code writes it through one subscript list only (or give {} a "
+                                    "dense format)",
+                                    where(a.pos), t.name, level.kind, t.name),
+                        Error::Kind::Unsupported);
+        }
+    }
+
     std::optional<int64_t> constant(const ir::Expr& e) {
         if (const auto* lit = e->as<ir::Literal>())
             return is_integer(lit->value.type()) ? std::optional<int64_t>(lit->value.as_int()) : std::nullopt;
@@ -201,6 +220,7 @@ private:
     std::map<std::string, ValueType> vars_;
     std::map<std::string, std::pair<int64_t, int64_t>> ranges_;
     std::map<std::string, uint64_t> write_ids_;
+    std::map<std::string, std::string> write_sites_; // tensor -> its first write's key
 };
 
 } // namespace

@@ -2,7 +2,8 @@
 // The loops follow the target's level order, because an append-only level (sparselist) is
 // written in order only; the source is read along them, by random access where that goes
 // against its own order (a CSR source under CSC loops searches each row). What the compiler
-// refuses (Error Unsupported) falls back to the runtime Tensor::convert.
+// refuses (Error Unsupported: today only a sparsebytemap target level above another level) falls
+// back to the runtime Tensor::convert.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -1,11 +1,47 @@
 // Lookup: a for loop over the extent (or the one index of a one-element extent), with every
 // Lookup's leaf at the loop variable substituted. Also the loop with no looplet at all.
+//
+// When every Lookup left is a writer that accepts runs (Lookup::run), the body depends on the
+// index through them only, and it writes nothing else, every index of the extent would receive
+// the same value: the body runs once with the writers' leaves for the whole extent (Finch's
+// AcceptRun; a runlist output stores a run read from a Run looplet in O(1)).
+#include <set>
+
 #include "compiler/lower.hpp"
 #include "simplify/collapse.hpp"
 
 namespace siskin::compiler {
 
 namespace {
+
+bool emit_run(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    auto nodes = unfurled_of(body, index);
+    std::set<const TensorBinding*> writers;
+    std::map<const Node*, LExpr> placeholders;
+    for (const auto* u : nodes) {
+        const auto* l = u->looplet->as<Lookup>();
+        if (!l || !l->run || !u->write || !u->tensor) return false;
+        writers.insert(u->tensor);
+        placeholders.emplace(u, Literal::make(Scalar::of(false)));
+    }
+    if (mentions_index(replace_unfurled(body, placeholders), index)) return false;
+    bool only_writers = true;
+    visit_stmt(body, [](const LExpr&) {}, [&](const LStmt& s) {
+        if (const auto* a = s->as<Assign>(); a && !writers.count(a->tensor)) only_writers = false;
+    });
+    if (!only_writers) return false;
+    std::map<const Node*, LExpr> leaves;
+    for (const auto* u : nodes) leaves.emplace(u, u->looplet->as<Lookup>()->run(ctx, ext));
+    LStmt once = replace_unfurled(body, leaves);
+    if (ctx.prover().lt(ext.lo, ext.hi)) {
+        lower_body(ctx, once);
+        return true;
+    }
+    auto code = ctx.capture([&] { lower_body(ctx, once); });
+    if (!code.empty())
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi), cast::Block::make(code)));
+    return true;
+}
 
 void emit_at(LowerCtx& ctx, const std::string& index, const LStmt& body, const cast::Expr& i) {
     std::map<const Node*, LExpr> leaves;
@@ -26,6 +62,7 @@ void lower_lookup(LowerCtx& ctx, const std::string& index, const Extent& ext, co
         emit_at(ctx, index, body, i);
         return;
     }
+    if (emit_run(ctx, index, ext, body)) return;
     std::string name = ctx.fresh(index);
     cast::Expr i = cast::var(name);
     auto code = ctx.capture([&] { emit_at(ctx, index, body, i); });

@@ -16,7 +16,7 @@ namespace {
 
 using namespace siskin::compiler;
 
-// SparseCOO, codegen face (reading, walk protocol). One level stores k coordinates per position,
+// SparseCOO, codegen face. Reading (walk protocol): one level stores k coordinates per position,
 // sorted lexicographically within a fibre. Mode d of the level is unfurled over a range of
 // positions [p, p_end) that share the coordinates of modes before d: a Stepper over the
 // segments of equal crd_d (each segment [p, q) is one chunk), whose Spike tail is mode d+1 over
@@ -105,23 +105,109 @@ public:
     }
 
     bool random_write() const override { return false; }
-    void declare(LowerCtx&, const TensorBinding& t, int) const override { unsupported_write(t); }
-    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&, const cast::Expr&) const override {
-        unsupported_write(t);
+
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        std::string n = ctx.fresh(t.name + "_count" + std::to_string(level));
+        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));
+        ctx.set_level_var(t, level, "count", cast::var(n));
+        const BufferBinding& pos = t.buffer(level, "pos");
+        ctx.emit(ctx.reserve(pos, c_int(1)));
+        ctx.emit(cast::assign(idx(pos.data_var(), c_int(0)), c_int(0)));
     }
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { unsupported_write(*f.tensor); }
-    LExpr locate_write(LowerCtx&, const Fiber& f) const override { unsupported_write(*f.tensor); }
-    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
-        unsupported_write(t);
+
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        const BufferBinding& pos = t.buffer(level, "pos");
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(ctx.reserve(pos, c_add(hi, 1)));
+        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{cast::assign(idx(pos.data_var(), c_add(k, 1)), count)};
+        });
+    }
+
+    // Writing fibre r: mode d's loop binds its coordinate into a local and hands the next mode
+    // the fibre with pos = {r, c_0, .., c_d}; the last mode opens a slot at the next position
+    // with a dirty flag, and commits the whole tuple (crd_k[count] = c_k) only when something
+    // that differs from the fill was written below it, like a sparselist.
+    LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        int modes = static_cast<int>(t.format.levels()[static_cast<size_t>(f.level)].modes.size());
+        auto fiber = std::make_shared<const Fiber>(f);
+        LoopletPtr slots;
+        if (f.sub + 1 < modes) {
+            slots = make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) -> LExpr {
+                std::string name = c.fresh("c" + std::to_string(fiber->sub));
+                std::vector<cast::Expr> state = fiber->pos;
+                state.push_back(cast::var(name));
+                std::vector<cast::Stmt> pre{cast::Decl::make(cast::Type::of(ValueType::Int64), name, i)};
+                return Hoist::make(std::move(pre), next_sub(c, *fiber, std::move(state)), {});
+            });
+        } else {
+            slots = make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return slot(c, *fiber, i); });
+        }
+        if (f.sub > 0) return slots;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        cast::Expr count = ctx.level_var(t, f.level, "count");
+        std::vector<cast::Stmt> close{cast::assign(idx(pos, c_add(f.pos.front(), 1)), count)};
+        return make_looplet<Thunk>(std::vector<cast::Stmt>{}, slots, std::move(close));
+    }
+
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override {
+        throw Error("the coo level of " + f.tensor->name + " cannot be written by random access",
+                    Error::Kind::Unsupported);
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        const BufferBinding& pos = t.buffer(level, "pos");
+        cast::Expr p = pos.data_var();
+        // Fibres no loop reached (a sparse outer loop skipped them) end where the previous did.
+        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
+            cast::Expr next = idx(p, c_add(k, 1));
+            return std::vector<cast::Stmt>{cast::If::make(lt(next, idx(p, k)), cast::assign(next, idx(p, k)))};
+        });
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+        size_t modes = t.format.levels()[static_cast<size_t>(level)].modes.size();
+        for (size_t k = 0; k < modes; ++k)
+            ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "crd" + std::to_string(k)).raw_var(), "size"),
+                                  count));
+        return count;
     }
 
 private:
-    [[noreturn]] static void unsupported_write(const TensorBinding& t) {
-        throw Error("output " + t.name + " has a coo level, which compiled code cannot write yet "
-                    "(use sparselist levels, e.g. dcsr)",
-                    Error::Kind::Unsupported);
+    // The last mode's slot for coordinate i of fibre f (pos = {r, c_0, .., c_{k-2}}).
+    static LExpr slot(LowerCtx& ctx, const Fiber& f, const cast::Expr& i) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr count = ctx.level_var(t, f.level, "count");
+        std::string dirty = ctx.fresh("dirty");
+        cast::Expr d = cast::var(dirty);
+        std::vector<cast::Stmt> pre = ctx.capture([&] {
+            ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+            init_child_slots(ctx, t, f.level, count, c_add(count, 1));
+        });
+        LExpr inner = child_fiber(ctx, f, {count}, d);
+        cast::Expr keep = d;
+        if (f.level + 1 == t.num_levels())
+            keep = cast::bin(cast::BinaryOp::LogAnd, d, leaf_codegen(t.format.leaf()).holds_value(ctx, t, count));
+        std::vector<cast::Expr> coords(f.pos.begin() + 1, f.pos.end());
+        coords.push_back(i);
+        ValueType itype = t.index_type(f.level);
+        std::vector<cast::Stmt> commit;
+        for (size_t k = 0; k < coords.size(); ++k) {
+            const BufferBinding& crd = t.buffer(f.level, "crd" + std::to_string(k));
+            auto grow = ctx.reserve(crd, c_add(count, 1));
+            commit.insert(commit.end(), grow.begin(), grow.end());
+            commit.push_back(cast::assign(idx(crd.data_var(), count),
+                                          cast::Cast::make(cast::Type::of(itype), coords[k])));
+        }
+        commit.push_back(cast::Increment::make(count));
+        if (f.dirty) commit.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+        std::vector<cast::Stmt> post{cast::If::make(keep, cast::Block::make(commit))};
+        return Hoist::make(std::move(pre), inner, std::move(post));
     }
 };
+
 
 
 std::string crd_name(size_t k) { return fmt::format("crd{}", k); }

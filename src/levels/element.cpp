@@ -38,6 +38,16 @@ public:
         return cast::bin(cast::BinaryOp::Ne, v, cast::lit(t.fill));
     }
 
+    cast::Expr same_values(LowerCtx&, const TensorBinding& t, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr a = cast::at(t.values->data_var(), p), b = cast::at(t.values->data_var(), q);
+        cast::Expr eq = cast::bin(cast::BinaryOp::Eq, a, b);
+        if (!is_float(t.type)) return eq;
+        cast::Expr both_nan = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Ne, a, a),
+                                        cast::bin(cast::BinaryOp::Ne, b, b));
+        return cast::bin(cast::BinaryOp::LogOr, eq, both_nan);
+    }
+
     void freeze(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& count) const override {
         ctx.emit(cast::assign(cast::Field::make(t.values->raw_var(), "size"), count));
     }

@@ -74,6 +74,10 @@ public:
                             const cast::Expr& hi) const = 0;
     /// Whether the value at pos differs from the fill (a sparse parent keeps only such entries).
     virtual cast::Expr holds_value(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& pos) const = 0;
+    /// Whether positions p and q hold the same value, as Scalar::same judges it (NaN equals NaN,
+    /// -0.0 equals 0.0): a runlist merges adjacent runs that do.
+    virtual cast::Expr same_values(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& p,
+                                   const cast::Expr& q) const = 0;
     virtual void freeze(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& count) const = 0;
 };
 

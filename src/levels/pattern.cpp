@@ -15,20 +15,27 @@ namespace {
 
 using namespace siskin::compiler;
 
-// Pattern leaf, codegen face: every stored entry reads as true; writing is not supported yet.
+// Pattern leaf, codegen face: every stored entry reads as true. Writing: an entry is stored iff
+// its value is true, and the sparse level above keeps a slot iff its dirty flag is set, so the
+// value written *is* that flag: the slot is the flag itself (false, the fill, until written).
 class PatternCodegen final : public LeafCodegen {
 public:
     LExpr read(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {
         return Literal::make(Scalar::of(true));
     }
     LExpr write(LowerCtx&, const TensorBinding& t, const cast::Expr&,
-                const std::optional<cast::Expr>&) const override {
-        throw Error("output " + t.name + " has a pattern leaf; compiled code cannot write pattern "
-                    "tensors yet (use an element leaf)",
-                    Error::Kind::Unsupported);
+                const std::optional<cast::Expr>& dirty) const override {
+        // check() puts a pattern leaf only below levels that store some coordinates only, and
+        // those all give their slots a dirty flag.
+        SISKIN_ASSERT(dirty.has_value(), "the pattern leaf of " + t.name + " has no dirty flag above it");
+        return std::make_shared<Slot>(*dirty, ValueType::Bool, std::nullopt);
     }
     void init_slots(LowerCtx&, const TensorBinding&, const cast::Expr&, const cast::Expr&) const override {}
     cast::Expr holds_value(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {
+        return cast::lit(Scalar::of(true));
+    }
+    cast::Expr same_values(LowerCtx&, const TensorBinding&, const cast::Expr&,
+                           const cast::Expr&) const override {
         return cast::lit(Scalar::of(true));
     }
     void freeze(LowerCtx&, const TensorBinding&, const cast::Expr&) const override {}

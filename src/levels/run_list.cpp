@@ -33,7 +33,17 @@ using namespace siskin::compiler;
 // so a run is one step whatever its length, and the lowerer integrates the body over it (a sum
 // over a run is `s += len * v`, not a loop). A seek gallops over right to the first run ending
 // past the start. follow (and random access) binary-search right for the run holding i.
-// Writing a runlist is not supported yet.
+//
+// Writing: in coordinate order, each fibre once (fibres in position order). A written fibre r
+// starts at run f_start = count and tracks `covered`, how far its runs reach. Writing the
+// coordinates [lo, hi) with one value (one index from a Lookup, or a whole run at once when the
+// body is constant over the extent: Lookup::run) first covers a gap [covered, lo) with the fill,
+// then opens a leaf slot at position count; after the write, the slot joins the previous run
+// when the values are the same (Scalar::same), else becomes run count (right = hi). Closing the
+// fibre covers [covered, n) with the fill and sets pos[r+1]. Fibres no loop reaches (a sparse
+// loop outside skipped them) get one fill run when a later fibre opens, or at freeze; `next` is
+// the first fibre without runs. A sparse parent learns through its dirty flag whether the fibre
+// holds anything but the fill.
 class RunListCodegen final : public LevelCodegen {
 public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
@@ -75,20 +85,167 @@ public:
     }
 
     bool random_write() const override { return false; }
-    void declare(LowerCtx&, const TensorBinding& t, int) const override { refuse(t); }
-    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&,
-                    const cast::Expr&) const override { refuse(t); }
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
-    LExpr locate_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
-    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
-        refuse(t);
+
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        std::string runs = ctx.fresh(t.name + "_runs" + std::to_string(level));
+        std::string next = ctx.fresh(t.name + "_next" + std::to_string(level));
+        auto i64 = cast::Type::of(ValueType::Int64);
+        ctx.emit(cast::Decl::make(i64, runs, c_int(0)));
+        ctx.emit(cast::Decl::make(i64, next, c_int(0)));
+        ctx.set_level_var(t, level, "count", cast::var(runs));
+        ctx.set_level_var(t, level, "next", cast::var(next));
+        const BufferBinding& pos = t.buffer(level, "pos");
+        ctx.emit(ctx.reserve(pos, c_int(1)));
+        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+    }
+
+    // Fibres get their runs when they are written, or when a later fibre (or freeze) passes them.
+    void init_slots(LowerCtx&, const TensorBinding&, int, const cast::Expr&,
+                    const cast::Expr&) const override {}
+
+    LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        const int level = f.level;
+        const cast::Expr& r = f.pos.front();
+        cast::Expr count = ctx.level_var(t, level, "count"), next = ctx.level_var(t, level, "next");
+        cast::Expr pos = t.buffer(level, "pos").data_var();
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::vector<cast::Stmt> pre = ctx.reserve(t.buffer(level, "pos"), c_add(r, 2));
+        // A fibre before `next` is written again only when its parent dropped the slot it was
+        // written under (a sparse parent keeps a slot only if something non-fill was stored
+        // below): what was written from it on is discarded.
+        // (The root fibre, 0, is the first and is written once.)
+        if (c_constant(r) != 0) {
+            pre.push_back(cast::If::make(cast::bin(cast::BinaryOp::Lt, r, next),
+                                         cast::Block::make({cast::assign(count, cast::at(pos, r)),
+                                                            cast::assign(next, r)})));
+            pre.push_back(skip_fibres(ctx, t, level, r));
+        }
+        auto fiber = std::make_shared<const Fiber>(f);
+        auto w = std::make_shared<Writer>(Writer{fiber, cast::var(ctx.fresh("f_start")),
+                                                 cast::var(ctx.fresh("covered"))});
+        pre.push_back(cast::Decl::make(i64, w->start.as<cast::Var>().name, count));
+        pre.push_back(cast::Decl::make(i64, w->covered.as<cast::Var>().name, c_int(0)));
+
+        cast::Expr n = t.level_dim(level);
+        std::vector<cast::Stmt> post{cast::If::make(cast::bin(cast::BinaryOp::Lt, w->covered, n),
+                                                    cast::Block::make(fill_to(ctx, *w, n)))};
+        post.push_back(cast::assign(cast::at(pos, c_add(r, 1)), count));
+        post.push_back(cast::assign(next, c_add(r, 1)));
+        if (f.dirty) {
+            // The fibre holds something other than the fill: more than one run (adjacent runs
+            // differ), or one run that is not the fill.
+            cast::Expr runs = c_sub(count, w->start);
+            cast::Expr non_fill = cast::bin(
+                cast::BinaryOp::LogOr, cast::bin(cast::BinaryOp::Gt, runs, c_int(1)),
+                cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, runs, c_int(1)),
+                          leaf_codegen(t.format.leaf()).holds_value(ctx, t, w->start)));
+            post.push_back(cast::If::make(non_fill, cast::assign(*f.dirty, cast::lit(Scalar::of(true)))));
+        }
+        LoopletPtr slots = make_looplet<Lookup>(
+            [w](LowerCtx& c, const cast::Expr& i) { return write_run(c, *w, i, c_add(i, 1)); },
+            [w](LowerCtx& c, const Extent& e) { return write_run(c, *w, e.lo, e.hi); });
+        return make_looplet<Thunk>(std::move(pre), slots, std::move(post));
+    }
+
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override {
+        throw Error("runlist level of " + f.tensor->name + " cannot be written by random access",
+                    Error::Kind::Unsupported);
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        const BufferBinding& pos = t.buffer(level, "pos");
+        const BufferBinding& right = t.buffer(level, "right");
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(ctx.reserve(pos, c_add(parents, 1)));
+        ctx.emit(skip_fibres(ctx, t, level, parents));
+        // Past `parents` lie only fibres of a slot the parent dropped.
+        ctx.emit(cast::assign(count, cast::at(pos.data_var(), parents)));
+        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+        ctx.emit(cast::assign(cast::Field::make(right.raw_var(), "size"), count));
+        return count;
     }
 
 private:
-    [[noreturn]] static void refuse(const TensorBinding& t) {
-        throw Error("output " + t.name + " has a runlist level; compiled code cannot write "
-                    "runlist levels yet",
-                    Error::Kind::Unsupported);
+    // The fibre being written and its state: its first run, and how far its runs reach.
+    struct Writer {
+        std::shared_ptr<const Fiber> fiber;
+        cast::Expr start, covered;
+    };
+
+    // Statements appending a run that ends at `end` and holds the fill (the leaf slot at the
+    // new position is initialised to it).
+    static std::vector<cast::Stmt> new_run(LowerCtx& ctx, const TensorBinding& t, int level,
+                                           const cast::Expr& end) {
+        cast::Expr count = ctx.level_var(t, level, "count");
+        const BufferBinding& right = t.buffer(level, "right");
+        std::vector<cast::Stmt> out = ctx.capture([&] {
+            ctx.emit(ctx.reserve(right, c_add(count, 1)));
+            init_child_slots(ctx, t, level, count, c_add(count, 1));
+        });
+        out.push_back(cast::assign(cast::at(right.data_var(), count),
+                                   cast::Cast::make(cast::Type::of(t.index_type(level)), end)));
+        out.push_back(cast::Increment::make(count));
+        return out;
+    }
+
+    // Covers the fibre up to `end` with the fill: the last run grows when it holds the fill.
+    static std::vector<cast::Stmt> fill_to(LowerCtx& ctx, const Writer& w, const cast::Expr& end) {
+        const TensorBinding& t = *w.fiber->tensor;
+        int level = w.fiber->level;
+        cast::Expr count = ctx.level_var(t, level, "count");
+        cast::Expr last = c_add(count, -1);
+        cast::Expr right = t.buffer(level, "right").data_var();
+        cast::Expr extend = cast::bin(
+            cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
+            cast::un(cast::UnaryOp::Not, leaf_codegen(t.format.leaf()).holds_value(ctx, t, last)));
+        return {cast::If::make(extend,
+                               cast::assign(cast::at(right, last),
+                                            cast::Cast::make(cast::Type::of(t.index_type(level)), end)),
+                               cast::Block::make(new_run(ctx, t, level, end))),
+                cast::assign(w.covered, end)};
+    }
+
+    // Gives every fibre from `next` up to `upto` (exclusive) one run of the fill (none when the
+    // extent is 0): fibres no loop wrote.
+    static cast::Stmt skip_fibres(LowerCtx& ctx, const TensorBinding& t, int level,
+                                  const cast::Expr& upto) {
+        cast::Expr count = ctx.level_var(t, level, "count"), next = ctx.level_var(t, level, "next");
+        cast::Expr n = t.level_dim(level);
+        std::vector<cast::Stmt> body{cast::If::make(cast::bin(cast::BinaryOp::Gt, n, c_int(0)),
+                                                    cast::Block::make(new_run(ctx, t, level, n))),
+                                     cast::Increment::make(next),
+                                     cast::assign(cast::at(t.buffer(level, "pos").data_var(), next), count)};
+        return cast::While::make(cast::bin(cast::BinaryOp::Lt, next, upto), cast::Block::make(body));
+    }
+
+    // The leaf slot for coordinates [lo, hi) of the fibre, all given one value: a new run at
+    // the next position, after a fill run over any gap since the last write. Once written, it
+    // joins the run before it when their values are the same.
+    static LExpr write_run(LowerCtx& ctx, const Writer& w, const cast::Expr& lo, const cast::Expr& hi) {
+        const TensorBinding& t = *w.fiber->tensor;
+        int level = w.fiber->level;
+        cast::Expr count = ctx.level_var(t, level, "count");
+        const BufferBinding& right = t.buffer(level, "right");
+        std::vector<cast::Stmt> pre{cast::If::make(cast::bin(cast::BinaryOp::Lt, w.covered, lo),
+                                                   cast::Block::make(fill_to(ctx, w, lo)))};
+        std::vector<cast::Stmt> open = ctx.capture([&] {
+            ctx.emit(ctx.reserve(right, c_add(count, 1)));
+            init_child_slots(ctx, t, level, count, c_add(count, 1));
+        });
+        pre.insert(pre.end(), open.begin(), open.end());
+        LExpr slot = child_fiber(ctx, *w.fiber, {count}, std::nullopt);
+        cast::Expr last = c_add(count, -1);
+        cast::Expr hi_idx = cast::Cast::make(cast::Type::of(t.index_type(level)), hi);
+        cast::Expr merge = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
+                                     leaf_codegen(t.format.leaf()).same_values(ctx, t, count, last));
+        std::vector<cast::Stmt> post{
+            cast::If::make(merge, cast::assign(cast::at(right.data_var(), last), hi_idx),
+                           cast::Block::make({cast::assign(cast::at(right.data_var(), count), hi_idx),
+                                              cast::Increment::make(count)})),
+            cast::assign(w.covered, hi)};
+        return Hoist::make(std::move(pre), slot, std::move(post));
     }
 
     // The run holding coordinate c: the first of the fibre whose end is past c. The runs cover

@@ -31,7 +31,14 @@ using namespace siskin::compiler;
 //                                          Phase(b_end, Lookup(i -> child(b_base + i))),
 //                                          Phase(Run(fill))]
 // so nothing outside the block is visited; follow and random access test the block bounds.
-// Writing a sparseband is not supported yet.
+//
+// Writing: in coordinate order, each fibre once. While the fibre's block is empty, coordinate i
+// is tried at the next free position; once the block starts at b_first, i goes to position
+// f_start + (i - b_first). An entry is kept only when something other than the fill was written
+// (a dirty flag, and the leaf's value): the block then grows to i, and the positions between
+// its old end and i are gap entries holding the fill. `inited` is the first position whose
+// child slots are not ready yet, so each gap position is readied once. Closing the fibre sets
+// ofs[r+1] and idx[r] (0 for an empty fibre).
 struct Band {
     cast::Expr start, end, base;
 };
@@ -67,20 +74,125 @@ public:
     }
 
     bool random_write() const override { return false; }
-    void declare(LowerCtx&, const TensorBinding& t, int) const override { refuse(t); }
-    void init_slots(LowerCtx&, const TensorBinding& t, int, const cast::Expr&,
-                    const cast::Expr&) const override { refuse(t); }
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
-    LExpr locate_write(LowerCtx&, const Fiber& f) const override { refuse(*f.tensor); }
-    cast::Expr freeze(LowerCtx&, const TensorBinding& t, int, const cast::Expr&) const override {
-        refuse(t);
+
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::string count = ctx.fresh(t.name + "_count" + std::to_string(level));
+        std::string inited = ctx.fresh(t.name + "_inited" + std::to_string(level));
+        ctx.emit(cast::Decl::make(i64, count, c_int(0)));
+        ctx.emit(cast::Decl::make(i64, inited, c_int(0)));
+        ctx.set_level_var(t, level, "count", cast::var(count));
+        ctx.set_level_var(t, level, "inited", cast::var(inited));
+        const BufferBinding& ofs = t.buffer(level, "ofs");
+        ctx.emit(ctx.reserve(ofs, c_int(1)));
+        ctx.emit(cast::assign(cast::at(ofs.data_var(), c_int(0)), c_int(0)));
+    }
+
+    // Fibres [lo, hi) start empty: no block, ending where the level's positions end so far.
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        const BufferBinding& ofs = t.buffer(level, "ofs");
+        const BufferBinding& idx = t.buffer(level, "idx");
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(ctx.reserve(ofs, c_add(hi, 1)));
+        ctx.emit(ctx.reserve(idx, hi));
+        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{cast::assign(cast::at(ofs.data_var(), c_add(k, 1)), count),
+                                           cast::assign(cast::at(idx.data_var(), k), c_int(0))};
+        });
+    }
+
+    LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        const int level = f.level;
+        const cast::Expr& r = f.pos.front();
+        cast::Expr count = ctx.level_var(t, level, "count");
+        auto i64 = cast::Type::of(ValueType::Int64);
+        auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f),
+                                                 cast::var(ctx.fresh("f_start")),
+                                                 cast::var(ctx.fresh("b_first"))});
+        // Positions from `inited` on may hold what an entry that was not kept left there.
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, w->start.as<cast::Var>().name, count),
+            cast::Decl::make(i64, w->first.as<cast::Var>().name, c_int(-1)),
+            cast::assign(ctx.level_var(t, level, "inited"), count)};
+        cast::Expr started = cast::bin(cast::BinaryOp::Ge, w->first, c_int(0));
+        std::vector<cast::Stmt> post{
+            cast::assign(cast::at(t.buffer(level, "ofs").data_var(), c_add(r, 1)), count),
+            cast::assign(cast::at(t.buffer(level, "idx").data_var(), r),
+                         cast::Cast::make(cast::Type::of(t.index_type(level)),
+                                          cast::Ternary::make(started,
+                                                              c_add(w->first, c_sub(count, w->start)),
+                                                              c_int(0))))};
+        LoopletPtr slots = make_looplet<Lookup>(
+            [w](LowerCtx& c, const cast::Expr& i) { return write_at(c, *w, i); });
+        return make_looplet<Thunk>(std::move(pre), slots, std::move(post));
+    }
+
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override {
+        throw Error("sparseband level of " + f.tensor->name + " cannot be written by random access",
+                    Error::Kind::Unsupported);
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        const BufferBinding& ofs = t.buffer(level, "ofs");
+        const BufferBinding& idx = t.buffer(level, "idx");
+        cast::Expr o = ofs.data_var();
+        // Fibres no loop reached (a sparse outer loop skipped them) end where the previous did.
+        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
+            cast::Expr next = cast::at(o, c_add(k, 1));
+            return std::vector<cast::Stmt>{cast::If::make(cast::bin(cast::BinaryOp::Lt, next, cast::at(o, k)),
+                                                          cast::assign(next, cast::at(o, k)))};
+        });
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(cast::assign(cast::Field::make(ofs.raw_var(), "size"), c_add(parents, 1)));
+        ctx.emit(cast::assign(cast::Field::make(idx.raw_var(), "size"), parents));
+        return count;
     }
 
 private:
-    [[noreturn]] static void refuse(const TensorBinding& t) {
-        throw Error("output " + t.name + " has a sparseband level; compiled code cannot write "
-                    "sparseband levels yet",
-                    Error::Kind::Unsupported);
+    // The fibre being written: its first position, and the coordinate of its first kept entry
+    // (-1 while there is none).
+    struct Writer {
+        std::shared_ptr<const Fiber> fiber;
+        cast::Expr start, first;
+    };
+
+    // The slot of coordinate i: the block's position for it (the next position while the block
+    // is empty). Positions between the block's end and it are readied as gap entries (the fill)
+    // first. The entry is kept when something other than the fill was written: the block then
+    // reaches to i.
+    static LExpr write_at(LowerCtx& ctx, const Writer& w, const cast::Expr& i) {
+        const Fiber& f = *w.fiber;
+        const TensorBinding& t = *f.tensor;
+        int level = f.level;
+        cast::Expr count = ctx.level_var(t, level, "count"), inited = ctx.level_var(t, level, "inited");
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::string q_name = ctx.fresh("q"), dirty = ctx.fresh("dirty");
+        cast::Expr q = cast::var(q_name), d = cast::var(dirty);
+        cast::Expr started = cast::bin(cast::BinaryOp::Ge, w.first, c_int(0));
+        std::vector<cast::Stmt> pre = ctx.capture([&] {
+            ctx.emit(cast::Decl::make(i64, q_name,
+                                      cast::Ternary::make(started, c_add(w.start, c_sub(i, w.first)), w.start)));
+            ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+            std::vector<cast::Stmt> gap = ctx.capture([&] {
+                init_child_slots(ctx, t, level, inited, q);
+                ctx.emit(cast::assign(inited, c_add(q, 1)));
+            });
+            ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Le, inited, q), cast::Block::make(gap)));
+            init_child_slots(ctx, t, level, q, c_add(q, 1));
+        });
+        LExpr inner = child_fiber(ctx, f, {q}, d);
+        cast::Expr keep = d;
+        if (level + 1 == t.num_levels())
+            keep = cast::bin(cast::BinaryOp::LogAnd, d, leaf_codegen(t.format.leaf()).holds_value(ctx, t, q));
+        std::vector<cast::Stmt> commit{
+            cast::If::make(cast::un(cast::UnaryOp::Not, started), cast::assign(w.first, i)),
+            cast::assign(count, c_add(q, 1))};
+        if (f.dirty) commit.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+        std::vector<cast::Stmt> post{cast::If::make(keep, cast::Block::make(commit))};
+        return Hoist::make(std::move(pre), inner, std::move(post));
     }
 
     // Declares the block bounds of fibre f into `pre`.

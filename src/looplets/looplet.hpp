@@ -6,7 +6,8 @@
 // looplet). A looplet in the body of a loop being lowered always describes that loop's current
 // extent; when a lowerer splits the extent it truncates the others (truncate.hpp).
 //
-//   Lookup(body(i))        random access: the leaf at each i
+//   Lookup(body(i))        random access: the leaf at each i (a writer may also take a whole
+//                          run at once: Lookup::run, Finch's AcceptRun)
 //   Run(value)             the same leaf over the whole extent
 //   Spike(body, tail)      Run(body) on [lo, hi-1), then tail at hi-1
 //   Sequence(phases)       concatenation; phase k covers [stop_{k-1}, stop_k), the last to hi
@@ -57,7 +58,13 @@ struct Lookup final : Looplet {
     /// The leaf at index i (a C int64 expression). May declare nothing: it is called inside the
     /// loop body; set-up belongs in a Hoist around the leaf.
     std::function<LExpr(LowerCtx&, const cast::Expr& i)> body;
-    explicit Lookup(decltype(body) b) : Looplet(static_kind), body(std::move(b)) {}
+    /// Only for writers that store a constant run once (runlist): the leaf that writes every
+    /// index of the extent [lo, hi) at once. The lowerer uses it when nothing else in the loop
+    /// body depends on the index and the body writes nothing but such leaves, so each index
+    /// would receive the same value. Empty: one leaf per index.
+    std::function<LExpr(LowerCtx&, const Extent& ext)> run;
+    explicit Lookup(decltype(body) b, decltype(run) r = {})
+        : Looplet(static_kind), body(std::move(b)), run(std::move(r)) {}
 };
 
 struct Run final : Looplet {

@@ -49,9 +49,13 @@ LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta) {
     case LoopletKind::Spike: return l;
     case LoopletKind::Lookup: {
         auto body = l->as<Lookup>()->body;
-        return make_looplet<Lookup>([body, delta](LowerCtx& ctx, const cast::Expr& i) {
-            return body(ctx, c_sub(i, delta));
-        });
+        auto run = l->as<Lookup>()->run;
+        std::function<LExpr(LowerCtx&, const Extent&)> shifted_run;
+        if (run)
+            shifted_run = [run, back](LowerCtx& ctx, const Extent& e) { return run(ctx, back(e)); };
+        return make_looplet<Lookup>(
+            [body, delta](LowerCtx& ctx, const cast::Expr& i) { return body(ctx, c_sub(i, delta)); },
+            std::move(shifted_run));
     }
     case LoopletKind::Sequence: {
         std::vector<Phase> phases;
