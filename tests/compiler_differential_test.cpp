@@ -263,12 +263,21 @@ Case make_case(Rng& rng) {
         break;
     }
     case 12: { // pattern outputs: an entry is stored iff its value is true
-        c.inputs["A"] = g.matrix(t, additive_fill(rng, t));
-        c.inputs["B"] = g.matrix(t, additive_fill(rng, t));
-        const char* conds[] = {"A[i, j] > 0", "A[i, j] != 0", "A[i, j] < 2", "A[i, j] > B[i, j]",
-                               "A[i, j] != 0 && B[i, j] != 0"};
+        Scalar fa = additive_fill(rng, t), fb = additive_fill(rng, t);
+        c.inputs["A"] = g.matrix(t, fa);
+        c.inputs["B"] = g.matrix(t, fb);
+        // Only conditions false where A and B hold their fills: a fill-false pattern output
+        // must be sparse there (a true one is refused as an impossible fill).
+        double a = fa.as_double(), b = fb.as_double();
+        std::vector<std::string> conds;
+        if (!(a > 0)) conds.push_back("A[i, j] > 0");
+        if (!(a != 0)) conds.push_back("A[i, j] != 0");
+        if (!(a < 2)) conds.push_back("A[i, j] < 2");
+        if (!(a > b)) conds.push_back("A[i, j] > B[i, j]");
+        if (!(a != 0 && b != 0)) conds.push_back("A[i, j] != 0 && B[i, j] != 0");
+        conds.push_back("A[i, j] != " + fa.to_string());
         c.what = "pattern output";
-        c.program = g.loops(std::string("P[i, j] = ") + conds[pick(rng, 5)]);
+        c.program = g.loops("P[i, j] = " + pick(rng, conds));
         OutputSpec& p = c.outputs["P"];
         p.format = g.pattern_output();
         p.type = ValueType::Bool;
