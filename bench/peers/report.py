@@ -6,6 +6,16 @@ PEERS = ["scipy", "pydata", "graphblas"]
 PEER_TITLES = {"scipy": "scipy.sparse", "pydata": "pydata/sparse", "graphblas": "GraphBLAS"}
 
 
+def load_remark(machine):
+    """Whether other work shared the machine: a load average above the core count (the first
+    number of the machine line) makes absolute times noisy, while interleaving keeps ratios fair."""
+    cores = int(machine["machine"].split(" cores")[0].rsplit(", ", 1)[-1])
+    if max(machine["load_at_start"][0], machine["load_at_end"][0]) > cores:  # 1-minute averages
+        return (" (above the core count: other work shared the machine during the run, so absolute "
+                "times are noisy; the interleaving keeps ratios fair).")
+    return " (at or below the core count: the machine was quiet)."
+
+
 def _ms(e):
     if e is None:
         return "-"
@@ -162,8 +172,7 @@ def write(results, out_dir):
         f"- Machine: {m['machine']}",
         f"- Software: {m['versions']}",
         f"- Load average at start {', '.join(f'{x:.1f}' for x in m['load_at_start'])}; at end "
-        f"{', '.join(f'{x:.1f}' for x in m['load_at_end'])} (above the core count: other work shared the "
-        "machine during the run, so absolute times are noisy; the interleaving keeps ratios fair).",
+        f"{', '.join(f'{x:.1f}' for x in m['load_at_end'])}" + load_remark(m),
         f"- Memory bandwidth, one core (bench/peers/stream_probe.c): copy {results['stream']['copy_gbs']:.2f} GB/s, "
         f"triad {results['stream']['triad_gbs']:.2f} GB/s.",
         f"- Timing: every library single-threaded, in one process; warm-up, then at least "
