@@ -4,6 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_matrices.hpp"
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/reference.hpp"
@@ -13,7 +14,7 @@ using namespace siskin;
 namespace {
 
 std::string matrix(const std::string& name) {
-    std::string shared = std::string(SISKIN_SHARED_MATRICES) + "/" + name;
+    std::string shared = matrix_dir() + "/" + name;
     return std::filesystem::exists(shared) ? shared : std::string(SISKIN_REPO_DATA_DIR) + "/" + name;
 }
 

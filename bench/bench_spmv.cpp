@@ -21,6 +21,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_matrices.hpp"
+
 #include "compiler/kernel_impl.hpp"
 #include "siskin/codegen/jit.hpp"
 #include "siskin/compiler.hpp"
@@ -33,11 +35,6 @@ namespace {
 
 const std::vector<std::string> kMatrices = {"bcsstk13", "cage11",         "raefsky2", "email-Enron",
                                             "luxembourg_osm", "bcsstk33", "random20000"};
-
-std::string matrix_dir() {
-    if (const char* d = std::getenv("SISKIN_MATRIX_DIR"); d && *d) return d;
-    return SISKIN_SHARED_MATRICES;
-}
 
 // splitmix64: the same stream in scipy_spmv.py, so both sides build identical random matrices.
 uint64_t splitmix(uint64_t& state) {
