@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.hpp"
+
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/reference.hpp"
@@ -44,15 +46,10 @@ protected:
     Result siskin_cli(const std::string& args, const std::string& env = "") {
         std::string command = "SISKIN_CACHE_DIR=" + (dir_ / "cache").string() + " " + env + " " +
                               SISKIN_CLI_PATH + " " + args + " 2>" + path("stderr.txt");
-        FILE* pipe = popen(command.c_str(), "r");
-        EXPECT_NE(pipe, nullptr);
-        std::string out;
-        char chunk[4096];
-        while (size_t n = fread(chunk, 1, sizeof chunk, pipe)) out.append(chunk, n);
-        int status = pclose(pipe);
+        auto [status, out] = test::run_command(command);
         std::ifstream err_file(path("stderr.txt"));
         std::string err((std::istreambuf_iterator<char>(err_file)), {});
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+        return {status, out, err};
     }
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
     static std::string data(const std::string& name) { return std::string(SISKIN_REPO_DATA_DIR) + "/" + name; }

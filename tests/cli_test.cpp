@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cli_test_util.hpp"
+
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/reference.hpp"
@@ -18,21 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int status;
-    std::string output; // stdout and stderr together
-};
-
-Result siskin_cli(const std::string& args) {
-    std::string command = std::string(SISKIN_CLI_PATH) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    EXPECT_NE(pipe, nullptr);
-    std::string output;
-    char chunk[4096];
-    while (size_t n = fread(chunk, 1, sizeof chunk, pipe)) output.append(chunk, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Result = test::CommandResult;
+using test::siskin_cli;
 
 class Cli : public ::testing::Test {
 protected:
