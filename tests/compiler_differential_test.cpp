@@ -345,10 +345,7 @@ TEST(CompilerDifferential, RandomProgramsMatchTheReference) {
             }
             for (const auto& [name, w] : want) {
                 const Tensor& g = got.at(name);
-                // stored() counts runs of a runlist: equal neighbours must be merged alike.
-                bool same = w.equals(g) && stored_coordinates(w) == stored_coordinates(g) &&
-                            w.stored() == g.stored();
-                if (!same) {
+                if (!same_output(w, g)) {
                     ADD_FAILURE() << "output " << name << " differs\n" << describe(c, seed, tensors)
                                   << "  want: " << w.to_string() << "\n  got:  " << g.to_string();
                     return;

@@ -1,9 +1,11 @@
 #pragma once
 // Shared helpers of the compiler tests: one JIT cache directory per test process (removed at
 // exit), tensors from short descriptions, and the comparison with the reference evaluator.
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,29 @@ inline std::map<std::string, Tensor> run_compiled(const std::string& program,
                                                   const std::map<std::string, const Tensor*>& inputs,
                                                   const std::map<std::string, OutputSpec>& outputs = {}) {
     return evaluate_compiled(ir::parse_program(program), inputs, outputs, test_options());
+}
+
+/// A seeded random m x n float64 matrix: each element stored with probability `density`, holding
+/// value(u) for a fresh uniform u in [0, 1).
+template <class Value>
+Tensor random_matrix_of(int64_t m, int64_t n, double density, const std::string& format, uint64_t seed,
+                        double fill, Value value) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+            if (u(rng) < density) list.add(std::vector<int64_t>{i, j}, Scalar::of(value(u(rng))));
+    return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(fill),
+                                    Format::parse(format, 2), list);
+}
+
+/// Whether a compiled output agrees with the reference's: dense values, fill, the set of stored
+/// coordinates, and stored() (which counts runs of a runlist: equal neighbours merged alike).
+inline bool same_output(const Tensor& want, const Tensor& got) {
+    return want.equals(got) && want.fill().same(got.fill()) &&
+           stored_coordinates(want) == stored_coordinates(got) && want.stored() == got.stored();
 }
 
 } // namespace siskin::testing

@@ -10,15 +10,7 @@ namespace siskin::testing {
 namespace {
 
 Tensor random_matrix(int64_t m, int64_t n, double density, const std::string& format, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    CoordinateList list;
-    list.ndims = 2;
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j)
-            if (u(rng) < density) list.add(std::vector<int64_t>{i, j}, Scalar::of(std::floor(u(rng) * 7) - 3));
-    return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(0.0),
-                                    Format::parse(format, 2), list);
+    return random_matrix_of(m, n, density, format, seed, 0.0, [](double u) { return std::floor(u * 7) - 3; });
 }
 
 OutputSpec spec(const std::string& format) {

@@ -247,9 +247,7 @@ TEST(UfuncsFill, RandomUfuncProgramsMatchTheReferenceUnderAnyFill) {
             }
             for (const auto& [name, w] : want) {
                 const Tensor& g = got.at(name);
-                bool same = w.equals(g) && w.fill().same(g.fill()) &&
-                            stored_coordinates(w) == stored_coordinates(g);
-                if (!same) {
+                if (!same_output(w, g)) {
                     ADD_FAILURE() << "output " << name << " differs\n" << describe(c, seed, tensors)
                                   << "  want: " << w.to_string() << "\n  got:  " << g.to_string();
                     return;
