@@ -204,6 +204,16 @@ Stmt Return::make(std::optional<Expr> value) {
     return Stmt(std::make_shared<const Return>(std::move(value)));
 }
 
+Stmt Goto::make(std::string label) {
+    check_identifier(label, "label");
+    return Stmt(std::make_shared<const Goto>(std::move(label)));
+}
+
+Stmt Label::make(std::string name) {
+    check_identifier(name, "label");
+    return Stmt(std::make_shared<const Label>(std::move(name)));
+}
+
 Stmt Comment::make(std::string text) {
     return Stmt(std::make_shared<const Comment>(std::move(text)));
 }

@@ -188,6 +188,8 @@ enum class StmtKind : uint8_t {
     Return,
     Block,
     Comment,
+    Goto,
+    Label,
 };
 
 struct StmtNode {
@@ -314,6 +316,23 @@ struct Return final : StmtNode {
     const std::optional<Expr> value;
     static Stmt make(std::optional<Expr> value = std::nullopt);
     explicit Return(std::optional<Expr> v) : StmtNode(kKind), value(std::move(v)) {}
+};
+
+/// goto label;  Only forward jumps out of loop nests (an early exit): the label follows the
+/// nest in an enclosing block.
+struct Goto final : StmtNode {
+    static constexpr StmtKind kKind = StmtKind::Goto;
+    const std::string label;
+    static Stmt make(std::string label); // asserts an identifier
+    explicit Goto(std::string l) : StmtNode(kKind), label(std::move(l)) {}
+};
+
+/// label:;  (with the empty statement C requires after a label)
+struct Label final : StmtNode {
+    static constexpr StmtKind kKind = StmtKind::Label;
+    const std::string name;
+    static Stmt make(std::string name); // asserts an identifier
+    explicit Label(std::string n) : StmtNode(kKind), name(std::move(n)) {}
 };
 
 /// A `//` comment; the text may have several lines.

@@ -29,6 +29,7 @@ Stmt remove_dead_locals(const Stmt& body);
 /// that first store does not read it), stored once after. The loop is guarded by its own
 /// condition (reusing an enclosing `if` with that condition), so X[e] is only touched when the
 /// first iteration would have touched it (`for (T j = a; j < n; j++)` is guarded by `a < n`).
+/// A `goto` in the loop (an early exit past its end) stores the local back before it jumps.
 Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays);
 
 /// Marks `restrict` the declarations of the pointers in `names` (output data pointers, each the

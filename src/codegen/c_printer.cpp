@@ -253,6 +253,8 @@ public:
             return;
         }
         case StmtKind::Comment: comment(s.as<Comment>().text, depth); return;
+        case StmtKind::Goto: line(depth, "goto " + s.as<Goto>().label + ";"); return;
+        case StmtKind::Label: line(depth, s.as<Label>().name + ":;"); return;
         }
         SISKIN_ASSERT(false, "unknown C statement kind");
     }

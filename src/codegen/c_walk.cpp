@@ -75,7 +75,9 @@ void for_each_node(const Stmt& s, const std::function<void(const Expr&)>& on_exp
         return;
     case StmtKind::Break:
     case StmtKind::Continue:
-    case StmtKind::Comment: return;
+    case StmtKind::Comment:
+    case StmtKind::Goto:
+    case StmtKind::Label: return;
     }
 }
 
@@ -156,7 +158,9 @@ Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const 
     }
     case StmtKind::Break:
     case StmtKind::Continue:
-    case StmtKind::Comment: return s;
+    case StmtKind::Comment:
+    case StmtKind::Goto:
+    case StmtKind::Label: return s;
     }
     return s;
 }

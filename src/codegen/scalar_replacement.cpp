@@ -41,7 +41,7 @@ bool can_leave(const Stmt& s) {
     bool leaves = false;
     for_each_node(s, {}, [&](const Stmt& c) {
         leaves |= c.kind() == StmtKind::Break || c.kind() == StmtKind::Continue ||
-                  c.kind() == StmtKind::Return;
+                  c.kind() == StmtKind::Return || c.kind() == StmtKind::Goto;
     });
     return leaves;
 }
@@ -50,6 +50,39 @@ bool has_return(const Stmt& s) {
     bool found = false;
     for_each_node(s, {}, [&](const Stmt& c) { found |= c.kind() == StmtKind::Return; });
     return found;
+}
+
+// s with `stores` run before each goto in it: an early exit leaves the loop past the store
+// that follows it, so the local goes back to its element first.
+Stmt store_before_gotos(const Stmt& s, const std::vector<Stmt>& stores) {
+    auto re = [&](const Stmt& c) { return store_before_gotos(c, stores); };
+    switch (s.kind()) {
+    case StmtKind::Goto: {
+        std::vector<Stmt> out = stores;
+        out.push_back(s);
+        return Block::make(std::move(out));
+    }
+    case StmtKind::Block: {
+        std::vector<Stmt> out;
+        for (const auto& c : s.as<Block>().stmts) {
+            if (c.kind() == StmtKind::Goto) out.insert(out.end(), stores.begin(), stores.end());
+            out.push_back(c.kind() == StmtKind::Goto ? c : re(c));
+        }
+        return Block::make(std::move(out));
+    }
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        std::optional<Stmt> otherwise;
+        if (n.else_body) otherwise = re(*n.else_body);
+        return If::make(n.cond, re(n.then_body), otherwise);
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        return For::make(n.init, n.cond, n.step, re(n.body));
+    }
+    case StmtKind::While: return While::make(s.as<While>().cond, re(s.as<While>().body));
+    default: return s;
+    }
 }
 
 struct Candidate {
@@ -181,6 +214,9 @@ private:
                 if (is_element(e, c.array)) return var(c.local);
             return std::nullopt;
         });
+        std::vector<Stmt> stores;
+        for (const auto& c : found) stores.push_back(assign(c.element, var(c.local)));
+        inner = store_before_gotos(inner, stores);
         std::vector<Stmt> outer, guarded;
         Expr test = guard ? *guard : *cond;
         if (is_for && inner.as<For>().init) {
@@ -202,7 +238,7 @@ private:
             guarded.push_back(Decl::make(arrays_.at(c.array), c.local,
                                          c.load ? std::optional<Expr>(c.element) : std::nullopt));
         guarded.push_back(inner);
-        for (const auto& c : found) guarded.push_back(assign(c.element, var(c.local)));
+        for (const auto& s : stores) guarded.push_back(s);
         outer.push_back(If::make(test, Block::make(std::move(guarded))));
         if (outer.size() == 1) return outer.front();
         return Block::make(std::move(outer));

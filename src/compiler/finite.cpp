@@ -34,6 +34,14 @@ bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>
 std::set<std::string> finiteness_matters(const ir::Program& program,
                                          const std::map<std::string, const Tensor*>& inputs) {
     std::set<std::string> out;
+    // A reduction `s op= e` may stop early at op's annihilator only where e is finite
+    // (early_exit.hpp).
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* a = s->as<ir::Assign>();
+        if (!a || a->op.empty()) return;
+        const Operator* op = lookup_operator(a->op);
+        if (op && op->annihilator_finite_only) tensors_in(a->rhs, out);
+    });
     ir::visit(program.body, {}, [&](const ir::Expr& e) {
         const auto* c = e->as<ir::Call>();
         if (!c || c->args.size() != 2) return;

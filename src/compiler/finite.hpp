@@ -17,7 +17,8 @@ bool finite_values(const Tensor& t);
 namespace compiler {
 
 /// The inputs worth scanning: operands of an operator whose annihilator holds for finite
-/// values only, next to an operand that may take a sparse level's fill.
+/// values only, next to an operand that may take a sparse level's fill, and those read by the
+/// right side of a reduction with such an operator (it may exit early where they are finite).
 std::set<std::string> finiteness_matters(const ir::Program& program,
                                          const std::map<std::string, const Tensor*>& inputs);
 

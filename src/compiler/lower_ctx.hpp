@@ -3,12 +3,14 @@
 // helpers operator calls need, and per-level variables of the outputs being assembled.
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "codegen/c_ast.hpp"
+#include "compiler/early_exit.hpp"
 #include "compiler/lower_ir.hpp"
 #include "compiler/prove.hpp"
 #include "compiler/tensor_binding.hpp"
@@ -55,6 +57,9 @@ public:
 
     /// Loop nesting depth of the loop being lowered (0 at program level).
     int depth = 0;
+
+    /// The early exit of the reduction nest being lowered, if any (early_exit.hpp).
+    std::optional<EarlyExit> early_exit;
 
 private:
     std::vector<std::vector<cast::Stmt>> blocks_;

@@ -77,6 +77,9 @@ void lower_plain(LowerCtx& ctx, const std::string& index, const Extent& ext, con
         return lower_body(ctx, body);
     if (!mentions_index(body, index))
         if (auto once = collapse_loop(ctx, ext, body)) return lower_body(ctx, *once);
+    if (mentions_index(body, index))
+        if (auto fixed = fix_monotone_index(index, ext, body))
+            if (auto once = collapse_loop(ctx, ext, *fixed)) return lower_body(ctx, *once);
     lower_lookup(ctx, index, ext, body);
 }
 

@@ -82,6 +82,23 @@ void emit_assign(LowerCtx& ctx, const Assign& a) {
     if (vt != out) value = cast::Cast::make(cast::Type::of(out), value);
     ctx.emit(cast::assign(slot->target, value));
     if (slot->dirty) ctx.emit(cast::assign(*slot->dirty, cast::lit(Scalar::of(true))));
+    if (auto& exit = ctx.early_exit; exit && exit->when.tensor == a.tensor) {
+        // The element holds the annihilator: nothing later in the nest can change it.
+        cast::Expr done = cast::bin(cast::BinaryOp::Eq, slot->target, cast::lit(exit->when.value));
+        ctx.emit(cast::If::make(done, cast::Goto::make(exit->label)));
+        exit->used = true;
+    }
+}
+
+// A loop nest that may stop early (early_exit.hpp): its assignments jump past its end.
+void lower_exiting_for(LowerCtx& ctx, const For& loop, ExitCondition when) {
+    ctx.early_exit = EarlyExit{when, ctx.fresh("siskin_exit"), false};
+    struct Reset {
+        LowerCtx& c;
+        ~Reset() { c.early_exit.reset(); }
+    } reset{ctx};
+    lower_for(ctx, loop);
+    if (ctx.early_exit->used) ctx.emit(cast::Label::make(ctx.early_exit->label));
 }
 
 // Structural key of a subscript list of a write access (indices, literals, C values).
@@ -187,7 +204,12 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
     case StmtKind::Block:
         for (const auto& c : s->as<Block>()->stmts) lower_body(ctx, c);
         return;
-    case StmtKind::For: return lower_for(ctx, *s->as<For>());
+    case StmtKind::For: {
+        const auto& loop = *s->as<For>();
+        if (!ctx.early_exit)
+            if (auto when = early_exit_of(loop)) return lower_exiting_for(ctx, loop, *when);
+        return lower_for(ctx, loop);
+    }
     case StmtKind::Assign: return emit_assign(ctx, *s->as<Assign>());
     case StmtKind::If: {
         const auto& n = *s->as<If>();
