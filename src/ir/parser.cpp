@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "functions/parser.hpp"
+#include "ir/arg_reduction.hpp"
 #include "ir/lexer.hpp"
 #include "ir/syntax.hpp"
 #include "siskin/error.hpp"
@@ -72,6 +73,7 @@ private:
     size_t at_ = 0;
     std::vector<Binding> scope_; // innermost last
     int nesting_ = 0;
+    bool spliced_ = false; // the last statement() stands for the statements of its Block
     std::unordered_map<const ExprNode*, int> height_; // of the calls and accesses built so far
 
     // Counts one level of parser recursion for as long as it lives.
@@ -185,7 +187,13 @@ private:
         skip_separators();
         while (!at_close()) {
             check_unclosed();
-            out.push_back(statement());
+            Stmt s = statement();
+            if (spliced_) { // one statement written, several parsed (argmin=)
+                spliced_ = false;
+                for (const auto& c : s->as<Block>()->stmts) out.push_back(c);
+            } else {
+                out.push_back(s);
+            }
             if (peek().kind == TokenKind::Newline || peek().is(";")) {
                 skip_separators();
             } else if (!at_close()) {
@@ -291,11 +299,15 @@ private:
                                       name.text, name.text),
                           peek());
         auto lhs = access(name);
+        if (peek().is(",")) return arg_assignment(name, lhs);
         std::string op = assign_operator();
         skip_newlines();
         Expr rhs = expr();
-        Stmt s = Assign::make(lhs, op, rhs, name.pos);
-        // Implied loops: the output's indices first, then the others in order of appearance.
+        return with_implied_loops(Assign::make(lhs, op, rhs, name.pos), lhs, rhs);
+    }
+
+    // Implied loops: the output's indices first, then the others in order of appearance.
+    Stmt with_implied_loops(Stmt s, const std::shared_ptr<const Access>& lhs, const Expr& rhs) {
         std::vector<std::pair<std::string, Position>> free;
         auto collect = [&](const Expr& e) {
             if (auto i = e->as<Index>()) {
@@ -309,6 +321,59 @@ private:
         for (auto it = free.rbegin(); it != free.rend(); ++it)
             s = For::make(it->first, s, nullptr, nullptr, it->second);
         return s;
+    }
+
+    // `m[..], k[..] argmin= e` (or argmax=): two statements (ir/arg_reduction.hpp), spliced
+    // into the enclosing list.
+    Stmt arg_assignment(const Token& name, const std::shared_ptr<const Access>& value) {
+        next(); // ','
+        const Token& second = expect_name("the index output after ',' (as in m[], k[] argmin= A[i])");
+        if (!peek().is("["))
+            fail_expected(fmt::format("'[' after the tensor name {}", second.text), peek());
+        auto index = access(second);
+        const Token& op = peek();
+        bool max = op.is_word("argmax");
+        if (!(op.is_word("argmin") || max) || !peek(1).is("="))
+            fail_expected("argmin= or argmax= after two outputs (the only assignments with two)", op);
+        next();
+        next();
+        skip_newlines();
+        Expr rhs = expr();
+        if (value->tensor == index->tensor)
+            src_.fail(second.pos, fmt::format("argmin= and argmax= need two different outputs, "
+                                              "not {} twice", value->tensor));
+        bool same = value->indices.size() == index->indices.size();
+        for (size_t k = 0; same && k < value->indices.size(); ++k)
+            same = equal(value->indices[k], index->indices[k]);
+        if (!same)
+            src_.fail(second.pos, fmt::format("the outputs of {}= must have the same indices: {} "
+                                              "and {} differ",
+                                              op.text, print(Expr(value)), print(Expr(index))));
+        // The one index reduced over: in e, not in the outputs.
+        std::vector<std::string> reduced;
+        visit(rhs, [&](const Expr& e) {
+            const auto* i = e->as<Index>();
+            if (!i || std::find(reduced.begin(), reduced.end(), i->name) != reduced.end()) return;
+            bool in_output = false;
+            visit(Expr(value), [&](const Expr& o) {
+                if (const auto* j = o->as<Index>(); j && j->name == i->name) in_output = true;
+            });
+            if (in_output) return;
+            if (loop_bound(i->name))
+                src_.fail(i->pos, fmt::format("{}= must reduce over an index of its own, but {} "
+                                              "is the index of an enclosing for",
+                                              op.text, i->name));
+            reduced.push_back(i->name);
+        });
+        if (reduced.size() != 1)
+            src_.fail(op.pos, fmt::format("{}= reduces over exactly one index (the one whose "
+                                          "position it records); {} has {}",
+                                          op.text, print(rhs), reduced.size()));
+        std::vector<Stmt> parts;
+        for (const auto& a : arg_reduction(value, index, max, rhs, reduced.front(), name.pos))
+            parts.push_back(with_implied_loops(a, a->lhs, a->rhs));
+        spliced_ = true;
+        return Block::make(std::move(parts), name.pos);
     }
 
     std::string assign_operator() {
