@@ -194,6 +194,27 @@ TEST(CompilerEarlyExit, RowReductionsExitTheInnerLoopOnly) {
     EXPECT_EQ(r.work, 10 + 10 + 5 * 1 + 5 * 100);
 }
 
+// The paper's conformance test 23: B_ij = prod_k A_ijk over a dense 2x2x3 int64 A. In the order
+// i, j, k the k loop stops at a 0 (2 + 3 + 1 + 3 = 9 iterations of k, not 12); in the order
+// i, k, j the element changes with the inner loop and nothing may stop.
+TEST(CompilerEarlyExit, LoopOrderDecidesWhetherAProductMayStop) {
+    std::vector<Scalar> v;
+    for (int64_t a : {2, 0, 5, 1, 3, 2, 0, 0, 0, 4, 1, 1}) v.push_back(Scalar::of(a));
+    Tensor A = Tensor::from_dense({2, 2, 3}, ValueType::Int64, Scalar::of(int64_t{0}), Format::dense(3), v);
+    Result ijk = run("B[i,j] *= A[i,j,k]", {{"A", &A}});
+    Result ikj = run("for i, k, j { B[i,j] *= A[i,j,k] }", {{"A", &A}});
+    EXPECT_TRUE(has(ijk.c, "goto siskin_exit")) << ijk.c;
+    EXPECT_FALSE(has(ikj.c, "goto")) << ikj.c;
+    for (const auto* r : {&ijk, &ikj}) {
+        EXPECT_EQ(r->outputs.at("B").at({0, 0}).as_int(), 0);
+        EXPECT_EQ(r->outputs.at("B").at({0, 1}).as_int(), 6);
+        EXPECT_EQ(r->outputs.at("B").at({1, 0}).as_int(), 0);
+        EXPECT_EQ(r->outputs.at("B").at({1, 1}).as_int(), 4);
+    }
+    // Both set B to its fill alike; then i, j, k costs 2 + 4 + 9 and i, k, j 2 + 6 + 12.
+    EXPECT_EQ(ikj.work - ijk.work, (2 + 6 + 12) - (2 + 4 + 9));
+}
+
 TEST(CompilerEarlyExit, UserFunctionWithAnAnnihilator) {
     const std::string gcd = R"(
 def gcd_ee(a: int64, b: int64) -> int64 [commutative, associative, annihilator(1)] {
