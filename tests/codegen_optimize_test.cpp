@@ -174,5 +174,30 @@ TEST(CodegenRestrict, PointerThatMovesInALoopOrIsCopiedStaysPlain) {
     EXPECT_EQ(print(restrict_pointers(copied, {"y"})).find("restrict"), std::string::npos);
 }
 
+// A reduction that updates its element only in a branch (min= over a gap guard) keeps it in a
+// local when the statement before the loop stored that element: the load is then safe.
+TEST(CodegenScalarReplacement, ConditionalUpdateAfterAStoreBeforeTheLoop) {
+    Stmt update = assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))));
+    Stmt loop = walk({If::make(var("c"), update)});
+    std::string c = print(replace_scalars(Block::make({assign(y_at("i"), lit(Scalar::of(0.0))), loop}), {{"y", kF64}}));
+    EXPECT_NE(c.find("double y_acc = y[i];"), std::string::npos) << c;
+    EXPECT_NE(c.find("y_acc = y_acc + v[p];"), std::string::npos) << c;
+    // Not when the index changed in between.
+    Stmt moved = Block::make({assign(y_at("i"), lit(Scalar::of(0.0))), assign(var("i"), var("k")), loop});
+    EXPECT_EQ(print(replace_scalars(moved, {{"y", kF64}})), print(moved));
+}
+
+TEST(CodegenNestedIfs, SameConditionTwiceBecomesOneIf) {
+    Expr c = lt(var("j"), at(var("crd"), var("p")));
+    Stmt s = assign(y_at("i"), i64(0));
+    std::string merged = print(merge_nested_ifs(Block::make({If::make(c, If::make(c, s))})));
+    EXPECT_EQ(merged, print(Block::make({If::make(c, s)})));
+    // Different conditions, an else, or a second statement: left alone.
+    for (const Stmt& keep : {If::make(c, If::make(var("d"), s)), If::make(c, If::make(c, s), s),
+                             If::make(c, Block::make({If::make(c, s), s}))}) {
+        EXPECT_EQ(print(merge_nested_ifs(Block::make({keep}))), print(Block::make({keep})));
+    }
+}
+
 } // namespace
 } // namespace siskin::cast

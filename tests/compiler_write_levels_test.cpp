@@ -302,5 +302,17 @@ TEST(CompilerWriteLevels, PatternKeepsTrueEntries) {
     EXPECT_EQ(stored_coordinates(c), (std::vector<std::vector<int64_t>>{{0}, {1}, {2}, {3}}));
 }
 
+// A sparse level above a dense one stores a row only if something in it differs from the fill:
+// a dense input's explicit zero row, or a row of explicit 2.5s under fill 2.5, is left out.
+TEST(CompilerWriteLevels, RowsOfOnlyFillAboveADenseLevelAreNotStored) {
+    for (double fill : {0.0, 2.5, std::nan("")}) {
+        Tensor a = make({3, 3}, "dense", {{{0, 0}, 3}, {{1, 1}, fill}, {{2, 2}, 5}}, fill);
+        OutputSpec out = with_format("sparselist(0)/dense(1)", 2);
+        out.fill = Scalar::of(fill);
+        auto b = expect_like_reference("B[i, j] = A[i, j]", {{"A", &a}}, {{"B", out}}).at("B");
+        EXPECT_EQ(b.stored(), 6) << fill; // rows 0 and 2, three columns each
+    }
+}
+
 } // namespace
 } // namespace siskin::testing

@@ -23,14 +23,20 @@ Stmt remove_dead_locals(const Stmt& body);
 ///     the loop,
 ///   - every other use of X in the loop is the same element X[e], and X itself (the pointer,
 ///     which moves when its buffer grows) is not assigned in the loop,
-///   - the loop's first top-level statement that uses X stores into X[e], and nothing before it
-///     can leave the iteration (no break, continue or return), and the loop holds no return,
-/// the element lives in a fresh local for the loop: loaded once before it (or not loaded, when
-/// that first store does not read it), stored once after. The loop is guarded by its own
+///   - the loop holds no return, and either its first top-level statement that uses X stores
+///     into X[e] with no break or continue before it, or the block around the loop stored
+///     X[e] before it at the same address (so touching X[e] is safe even if the loop only
+///     reaches it on some iterations: `s[0] = inf; for (...) { if (...) s[0] = min(s[0], ...) }`),
+/// the element lives in a fresh local for the loop: loaded once before it (not loaded when
+/// every iteration's first use is a store that does not read it), stored once after. The loop is guarded by its own
 /// condition (reusing an enclosing `if` with that condition), so X[e] is only touched when the
 /// first iteration would have touched it (`for (T j = a; j < n; j++)` is guarded by `a < n`).
 /// A `goto` in the loop (an early exit past its end) stores the local back before it jumps.
 Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays);
+
+/// `if (c) { if (c) S }` (no else on either, c pure) becomes `if (c) S`: a looplet's phase guard
+/// and the guard of the run it collapsed often test the same condition.
+Stmt merge_nested_ifs(const Stmt& body);
 
 /// Marks `restrict` the declarations of the pointers in `names` (output data pointers, each the
 /// only way the kernel reaches its buffer) that are used only as `p[...]`, and whose every

@@ -104,12 +104,15 @@ public:
         switch (s.kind()) {
         case StmtKind::Block: {
             std::vector<Stmt> out;
+            std::vector<Expr> written; // elements this block stored at the current address
             for (const auto& c : s.as<Block>().stmts) {
                 Stmt w = walk(c);
                 if (w.kind() == StmtKind::For || w.kind() == StmtKind::While) {
+                    written_before_ = written;
                     if (auto r = replace(w, std::nullopt)) w = *r;
                 }
                 out.push_back(w);
+                track_written(w, written);
             }
             return Block::make(std::move(out));
         }
@@ -139,6 +142,33 @@ public:
     }
 
 private:
+    // After statement s of a block: forget the elements whose address s may change, and add the
+    // element s stores when it is a plain store `X[e] = ...` with a simple index.
+    void track_written(const Stmt& s, std::vector<Expr>& written) {
+        std::set<std::string> changed;
+        for_each_node(s, {}, [&](const Stmt& c) {
+            if (auto v = assigned_var(c)) changed.insert(*v);
+            if (c.kind() == StmtKind::Decl) changed.insert(c.as<Decl>().name);
+        });
+        std::erase_if(written, [&](const Expr& e) {
+            for (const auto& v : changed)
+                if (mentions(e, v)) return true;
+            return false;
+        });
+        if (s.kind() == StmtKind::Assign) {
+            const Expr& t = s.as<Assign>().target;
+            if (t.kind() == ExprKind::Index && t.as<Index>().base.kind() == ExprKind::Var &&
+                is_simple(t.as<Index>().index))
+                written.push_back(t);
+        }
+    }
+
+    bool written_before(const Expr& element) const {
+        for (const auto& e : written_before_)
+            if (same_expr(e, element)) return true;
+        return false;
+    }
+
     Stmt walk_loop(const Stmt& s) {
         if (s.kind() == StmtKind::For) {
             const auto& n = s.as<For>();
@@ -174,20 +204,26 @@ private:
             if (mentions(index, v)) return std::nullopt;
         if (loop.kind() == StmtKind::For && loop.as<For>().step && mentions(*loop.as<For>().step, array))
             return std::nullopt;
-        // The first top-level statement that uses the element must store into it, and be
-        // reached by every iteration.
+        // The element is loaded before the loop unless every iteration overwrites it first: the
+        // first top-level statement that uses it is a store that reads nothing of it and that no
+        // earlier break or continue can skip.
+        bool leaves = false;
         for (const auto& st : body.as<Block>().stmts) {
             if (!mentions(st, array)) {
-                if (can_leave(st)) return std::nullopt;
+                leaves |= can_leave(st);
                 continue;
             }
-            if (st.kind() != StmtKind::Assign || !is_element(st.as<Assign>().target, array))
-                return std::nullopt;
-            const auto& a = st.as<Assign>();
-            bool load = a.op != AssignOp::Set || mentions(a.value, array);
-            return Candidate{array, *element, load, ""};
+            bool stores = st.kind() == StmtKind::Assign && is_element(st.as<Assign>().target, array);
+            if (stores && !leaves) {
+                const auto& a = st.as<Assign>();
+                return Candidate{array, *element, a.op != AssignOp::Set || mentions(a.value, array), ""};
+            }
+            break;
         }
-        return std::nullopt;
+        // Otherwise the loop may touch the element on some iterations only; loading it before the
+        // loop is safe when the code just before the loop stored it at this very address.
+        if (!written_before(*element)) return std::nullopt;
+        return Candidate{array, *element, true, ""};
     }
 
     std::optional<Stmt> replace(const Stmt& loop, const std::optional<Expr>& guard) {
@@ -245,6 +281,7 @@ private:
     }
 
     const std::map<std::string, Type>& arrays_;
+    std::vector<Expr> written_before_; // what the enclosing block stored before the loop at hand
     std::set<std::string> names_;
 };
 

@@ -81,7 +81,14 @@ void emit_assign(LowerCtx& ctx, const Assign& a) {
     }
     if (vt != out) value = cast::Cast::make(cast::Type::of(out), value);
     ctx.emit(cast::assign(slot->target, value));
-    if (slot->dirty) ctx.emit(cast::assign(*slot->dirty, cast::lit(Scalar::of(true))));
+    // A fibre above is stored only if something written into it differs from the fill, so an
+    // explicit fill written into a dense row under a sparse level leaves the row out.
+    if (slot->dirty) {
+        const Scalar& fill = a.tensor->fill;
+        cast::Expr differs = fill.is_nan() ? cast::bin(cast::BinaryOp::Eq, slot->target, slot->target)
+                                           : cast::bin(cast::BinaryOp::Ne, slot->target, cast::lit(fill));
+        ctx.emit(cast::assign(*slot->dirty, cast::bin(cast::BinaryOp::LogOr, *slot->dirty, differs)));
+    }
     if (auto& exit = ctx.early_exit; exit && exit->when.tensor == a.tensor) {
         // The element holds the annihilator: nothing later in the nest can change it.
         cast::Expr done = cast::bin(cast::BinaryOp::Eq, slot->target, cast::lit(exit->when.value));

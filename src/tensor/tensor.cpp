@@ -11,6 +11,7 @@
 #include "siskin/error.hpp"
 #include "tensor/assemble.hpp"
 #include "tensor/describe.hpp"
+#include "tensor/transpose.hpp"
 
 namespace siskin {
 
@@ -151,6 +152,9 @@ Tensor Tensor::from_dense(std::vector<int64_t> shape, ValueType type, Scalar fil
 
 Tensor Tensor::convert(const Format& format) const {
     // Only entries that differ from the fill move over; explicit fills are dropped.
+    if (auto flipped = detail::transpose_compressed(*this, format))
+        return Tensor(shape_, type_, fill_, std::move(flipped->format), std::move(flipped->levels),
+                      std::move(flipped->values));
     CoordinateList list;
     list.ndims = ndims();
     for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
