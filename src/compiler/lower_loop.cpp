@@ -8,6 +8,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
+#include "looplets/slice.hpp"
 #include "looplets/truncate.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
@@ -259,6 +260,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                             spec.modes.at(static_cast<size_t>(f->sub)), loop.index),
                                 Error::Kind::Unsupported);
             }
+            SISKIN_ASSERT(!idx->first, "a sliced write of " + f->tensor->name + " reached the lowerer");
             LExpr u = Unfurled::make(loop.index, level.unfurl_write(ctx, *f), f->type, true, f->tensor);
             writes.emplace(key, u);
             unfurled.emplace(f, u);
@@ -272,8 +274,14 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                     "(it offers: {})",
                                     f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
                         Error::Kind::Unsupported);
-        unfurled.emplace(f, Unfurled::make(loop.index, level.unfurl(ctx, *f, protocol), f->type,
-                                           false, f->tensor));
+        LoopletPtr looplet = level.unfurl(ctx, *f, protocol);
+        // A sliced read sees its level's fibre through the window (looplets/slice.hpp).
+        if (idx->first)
+            looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
+                                    f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
+                                    fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
+                                                spec.modes.at(static_cast<size_t>(f->sub))));
+        unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
     });
     body = replace_unfurled(body, unfurled);
     lower_extent(ctx, loop.index, Extent{lo, hi}, body);
