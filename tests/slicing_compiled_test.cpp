@@ -182,14 +182,51 @@ TEST(SlicingCompiled, GallopWithUnitStepsAndARefusalWithStrides) {
                  "b (sparselist level, mode 0) is read with gallop through a strided slice");
 }
 
-TEST(SlicingCompiled, SlicedOutputsAreRefused) {
+OutputSpec output(std::vector<int64_t> shape, const std::string& format = "dense") {
+    OutputSpec o;
+    o.format = Format::parse(format, static_cast<int>(shape.size()));
+    o.shape = std::move(shape);
+    o.type = ValueType::Float64;
+    return o;
+}
+
+TEST(SlicingCompiled, WritesIntoAWindowOfADenseOutput) {
+    // x = [1, 2, 3] written at 1, 3, 5 of an 8-element y that starts all-fill.
+    Tensor x = vector_of(3, {{{0}, 1}, {{1}, 2}, {{2}, 3}}, "sparselist(0)");
+    auto r = run_compiled("y[i(1:7:2)] = x[i]", {{"x", &x}}, {{"y", output({8})}});
+    EXPECT_EQ(values_of(r.at("y")), (std::vector<double>{0, 1, 0, 2, 0, 3, 0, 0}));
+    // Two windows of one output in one loop: x at 0, 2, 4 and x again at 5, 6, 7.
+    auto two = run_compiled("for i {\n y[i(0:6:2)] = x[i]\n y[i(5:)] += x[i] * 10\n}", {{"x", &x}},
+                            {{"y", output({8})}});
+    EXPECT_EQ(values_of(two.at("y")), (std::vector<double>{1, 0, 2, 0, 3, 10, 20, 30}));
+    for (double fill : {0.0, 2.5}) {
+        Tensor A = random_matrix_of(3, 4, 0.5, "csr", 11, fill, [](double u) { return std::floor(u * 8) - 3; });
+        Tensor B = random_matrix_of(6, 4, 0.5, "dcsr", 12, fill, [](double u) { return std::floor(u * 8) - 3; });
+        Tensor v = random_vector(5, 0.5, "sparselist(0)", 13, fill);
+        for (const auto& [program, shape] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
+                 {"C[i(2:5), j] = A[i,j]", {8, 4}},
+                 {"C[i(-3:), j(1:)] = A[i,j(1:)] + B[i(::2), j(:-1)]", {7, 4}},
+                 {"C[i(::3), j] += A[i,j] * 2", {9, 4}},
+                 {"y[i(::2)] = v[i]", {9}},
+                 {"y[i(-5:)] max= v[i]", {6}}}) {
+            std::map<std::string, const Tensor*> in{{"A", &A}, {"B", &B}, {"v", &v}};
+            ir::Program p = ir::parse_program(program);
+            std::map<std::string, const Tensor*> used;
+            for (const auto& name : p.inputs()) used.emplace(name, in.at(name));
+            std::string out = p.outputs().front();
+            OutputSpec spec = output(shape);
+            auto want = evaluate_reference(p, used, {{out, spec}});
+            auto got = run_compiled(program, used, {{out, spec}});
+            EXPECT_TRUE(same_output(want.at(out), got.at(out))) << program << " fill " << fill;
+        }
+    }
+}
+
+TEST(SlicingCompiled, SlicedSparseOutputsAreRefused) {
     Tensor x = vector_of(3, {{{0}, 1}}, "dense");
-    OutputSpec y;
-    y.shape = std::vector<int64_t>{8};
-    y.type = ValueType::Float64;
-    Error e = expect_error([&] { run_compiled("y[i(2:5)] = x[i]", {{"x", &x}}, {{"y", y}}); },
-                           "output y is written through the slice i(2:5); compiled code reads slices "
-                           "but does not write into them yet");
+    Error e = expect_error([&] { run_compiled("y[i(2:5)] = x[i]", {{"x", &x}}, {{"y", output({8}, "sparselist(0)")}}); },
+                           "output y is written through the slice i(2:5); compiled code writes into "
+                           "slices of dense outputs only, and y has a sparselist level");
     EXPECT_EQ(e.kind(), Error::Kind::Unsupported);
 }
 

@@ -187,11 +187,17 @@ private:
     LExpr sliced(const ir::Access& a, const TensorBinding& t, int mode, const ir::Index& idx,
                  bool write) {
         const ir::Slice& sl = *idx.slice;
+        // A window of a dense output is located like a sliced read; the levels that append
+        // fibre after fibre would need a different writer.
         if (write)
-            throw Error(fmt::format("{}output {} is written through the slice {}({}); compiled "
-                                    "code reads slices but does not write into them yet",
-                                    where(a.pos), a.tensor, idx.name, ir::slice_text(sl)),
-                        Error::Kind::Unsupported);
+            for (const auto& level : t.format.levels())
+                if (level.kind != "dense")
+                    throw Error(fmt::format("{}output {} is written through the slice {}({}); "
+                                            "compiled code writes into slices of dense outputs "
+                                            "only, and {} has a {} level (give it a dense format)",
+                                            where(a.pos), a.tensor, idx.name, ir::slice_text(sl),
+                                            a.tensor, level.kind),
+                                Error::Kind::Unsupported);
         if (sl.step <= 0)
             throw Error(fmt::format("{}slice {} of dimension {} of {} has step {}; the step must "
                                     "be positive",

@@ -89,7 +89,8 @@ void emit_assign(LowerCtx& ctx, const Assign& a) {
 std::string subscripts_key(const std::vector<LExpr>& subs) {
     std::string key;
     for (const auto& s : subs) {
-        if (const auto* i = s->as<Index>()) key += "i:" + i->name;
+        if (const auto* i = s->as<Index>())
+            key += "i:" + i->name + (i->first ? fmt::format("@{}/{}", expr_key(*i->first), i->step) : "");
         else if (const auto* l = s->as<Literal>()) key += "l:" + l->value.to_string();
         else if (const auto* c = s->as<CValue>()) key += "c:" + expr_key(c->expr);
         else key += fmt::format("n:{}", static_cast<const void*>(s.get()));
@@ -260,8 +261,12 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                             spec.modes.at(static_cast<size_t>(f->sub)), loop.index),
                                 Error::Kind::Unsupported);
             }
-            SISKIN_ASSERT(!idx->first, "a sliced write of " + f->tensor->name + " reached the lowerer");
-            LExpr u = Unfurled::make(loop.index, level.unfurl_write(ctx, *f), f->type, true, f->tensor);
+            LoopletPtr looplet = level.unfurl_write(ctx, *f);
+            if (idx->first) // a window of a dense output (convert refuses the others)
+                looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
+                                        f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
+                                        f->tensor->name);
+            LExpr u = Unfurled::make(loop.index, looplet, f->type, true, f->tensor);
             writes.emplace(key, u);
             unfurled.emplace(f, u);
             return;

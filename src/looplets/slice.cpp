@@ -49,7 +49,7 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
     case LoopletKind::Run: return l;
     case LoopletKind::Lookup: {
         auto body = l->as<Lookup>()->body;
-        // No `run`: that is for writers, and sliced outputs are refused before this.
+        // No `run`: only a runlist writer has one, and only dense outputs are written sliced.
         return make_looplet<Lookup>(
             [body, s](LowerCtx& c, const cast::Expr& i) { return body(c, s.coord_of(i)); });
     }
