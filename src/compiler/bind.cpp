@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "levels/level_format.hpp"
+#include "looplets/slice.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
 
@@ -90,7 +91,8 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
         if (!a || !kt.bindings.count(a->tensor)) return;
         for (size_t k = 0; k < a->indices.size(); ++k) {
             const auto* idx = a->indices[k]->as<ir::Index>();
-            if (idx && !ranged.count(idx->name))
+            // A sliced dimension is not the index's extent (the host checks the slice's length).
+            if (idx && !idx->slice && !ranged.count(idx->name))
                 classes.unite(dim_key(a->tensor, static_cast<int>(k)), "=" + idx->name);
         }
     });
@@ -117,10 +119,32 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
     }
     for (auto& [root, refs] : members)
         if (refs.size() > 1) kt.dim_classes.push_back(refs);
+    // The first sliced access of every index, for indices that no plain access sizes.
+    std::map<std::string, cast::Expr> slice_extent;
+    ir::visit(program.body, {}, [&](const ir::Expr& e) {
+        const auto* a = e->as<ir::Access>();
+        if (!a || !kt.bindings.count(a->tensor)) return;
+        for (size_t k = 0; k < a->indices.size(); ++k) {
+            const auto* idx = a->indices[k]->as<ir::Index>();
+            if (!idx || !idx->slice || slice_extent.count(idx->name)) continue;
+            const TensorBinding& t = *kt.bindings.at(a->tensor);
+            if (k >= t.dims.size()) continue; // an arity mismatch, reported elsewhere
+            slice_extent.emplace(idx->name, ctx.local(idx->name + "_extent",
+                                                      slice_length(*idx->slice, t.dims[k])));
+        }
+    });
     ir::visit(program.body, [&](const ir::Stmt& s) {
         const auto* f = s->as<ir::For>();
         if (!f || ranged.count(f->index)) return;
-        auto it = class_var.find(classes.find("=" + f->index));
+        std::string root = classes.find("=" + f->index);
+        if (auto m = members.find(root); m != members.end()) kt.index_dim.emplace(f->index, m->second.front());
+        auto it = class_var.find(root);
+        if (it == class_var.end()) {
+            if (auto sl = slice_extent.find(f->index); sl != slice_extent.end()) {
+                kt.index_extent.emplace(f->index, sl->second);
+                return;
+            }
+        }
         if (it == class_var.end())
             throw Error(fmt::format("cannot tell the extent of loop {}: no tensor is indexed by {} "
                                     "alone; give it a range (for {} in lo:hi)",

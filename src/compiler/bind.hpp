@@ -31,6 +31,9 @@ struct KernelTensors {
     std::map<std::string, std::unique_ptr<TensorBinding>> bindings;
     /// The extent local of every loop index whose extent is inferred.
     std::map<std::string, cast::Expr> index_extent;
+    /// For every loop index with an inferred extent that a plain (unsliced) access ties to
+    /// dimensions: one of them (the host compares sliced accesses' lengths with it).
+    std::map<std::string, DimRef> index_dim;
     /// Groups of dimensions that must be equal at run time.
     std::vector<std::vector<DimRef>> dim_classes;
     int num_buffers = 0;

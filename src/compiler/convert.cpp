@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "levels/level_codegen.hpp"
+#include "looplets/slice.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
@@ -55,6 +56,7 @@ public:
     }
 
     std::vector<DimCheck> checks;
+    std::vector<SliceCheck> slice_checks;
 
 private:
     LStmt loop(const ir::For& f) {
@@ -134,7 +136,7 @@ private:
         std::vector<std::string> protos;
         for (int mode : order) {
             const ir::Expr& s = a.indices.at(static_cast<size_t>(mode));
-            subs.push_back(subscript(a, t, mode, s));
+            subs.push_back(subscript(a, t, mode, s, write));
             protos.push_back(a.protocols.at(static_cast<size_t>(mode)));
         }
         if (t.format.levels().empty()) {
@@ -153,7 +155,9 @@ private:
                                        std::move(subs), std::move(protos), write, std::nullopt, 0, id);
     }
 
-    LExpr subscript(const ir::Access& a, const TensorBinding& t, int mode, const ir::Expr& s) {
+    LExpr subscript(const ir::Access& a, const TensorBinding& t, int mode, const ir::Expr& s,
+                    bool write) {
+        if (const auto* idx = s->as<ir::Index>(); idx && idx->slice) return sliced(a, t, mode, *idx, write);
         if (const auto* idx = s->as<ir::Index>()) {
             if (auto r = ranges_.find(idx->name); r != ranges_.end() && r->second.second > r->second.first) {
                 if (r->second.first < 0)
@@ -176,6 +180,39 @@ private:
                                 "integer literals as subscripts, so far",
                                 where(a.pos), ir::print(s), a.tensor),
                     Error::Kind::Unsupported);
+    }
+
+    // `T[.., i(lo:hi:st), ..]`: the index, with the window's first coordinate as a C expression
+    // of T's dimension; the host checks the bounds and the length (SliceCheck).
+    LExpr sliced(const ir::Access& a, const TensorBinding& t, int mode, const ir::Index& idx,
+                 bool write) {
+        const ir::Slice& sl = *idx.slice;
+        // A window of a dense output is located like a sliced read; the levels that append
+        // fibre after fibre would need a different writer.
+        if (write)
+            for (const auto& level : t.format.levels())
+                if (level.kind != "dense")
+                    throw Error(fmt::format("{}output {} is written through the slice {}({}); "
+                                            "compiled code writes into slices of dense outputs "
+                                            "only, and {} has a {} level (give it a dense format)",
+                                            where(a.pos), a.tensor, idx.name, ir::slice_text(sl),
+                                            a.tensor, level.kind),
+                                Error::Kind::Unsupported);
+        if (sl.step <= 0)
+            throw Error(fmt::format("{}slice {} of dimension {} of {} has step {}; the step must "
+                                    "be positive",
+                                    where(a.pos), ir::slice_text(sl), mode, a.tensor, sl.step));
+        SliceCheck c{{t.name, mode}, sl, idx.name, std::nullopt, 0};
+        if (auto d = kt_.index_dim.find(idx.name); d != kt_.index_dim.end()) c.index_dim = d->second;
+        if (auto r = ranges_.find(idx.name); r != ranges_.end()) {
+            if (r->second.first < 0)
+                throw Error(fmt::format("{}loop {} starts at {}, outside the slice {}({}) of {}",
+                                        where(a.pos), idx.name, r->second.first, idx.name,
+                                        ir::slice_text(sl), a.tensor));
+            c.at_least = r->second.second;
+        }
+        slice_checks.push_back(std::move(c));
+        return Index::sliced(idx.name, slice_first(sl, t.dims.at(static_cast<size_t>(mode))), sl.step);
     }
 
     // A level appended in order (sparselist, runlist, ...) is written in one pass, fibre after
@@ -230,6 +267,7 @@ Converted convert_program(LowerCtx& ctx, const ir::Program& program, const Kerne
     Converted out;
     out.body = c.stmt(program.body);
     out.checks = std::move(c.checks);
+    out.slice_checks = std::move(c.slice_checks);
     return out;
 }
 

@@ -16,9 +16,21 @@ struct DimCheck {
     int64_t at_least = 0;
 };
 
+/// A sliced read `T[.., i(lo:hi:st), ..]`: the slice must lie inside dimension `dim` and give
+/// as many elements as i takes: the size of `index_dim` (a dimension a plain access ties i to),
+/// else the length of i's other slices, and at least `at_least` (a loop with a given range).
+struct SliceCheck {
+    DimRef dim;
+    ir::Slice slice;
+    std::string index;
+    std::optional<DimRef> index_dim;
+    int64_t at_least = 0;
+};
+
 struct Converted {
     LStmt body;
     std::vector<DimCheck> checks;
+    std::vector<SliceCheck> slice_checks;
 };
 
 Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors);

@@ -35,6 +35,34 @@ void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset) {
     }
 }
 
+// The generated code reads sliced dimensions in place, trusting that every slice lies inside
+// its dimension and gives as many elements as its index takes.
+template <class Dim>
+void check_slices(const std::vector<compiler::SliceCheck>& checks, const Dim& dim) {
+    std::map<std::string, std::pair<int64_t, const compiler::SliceCheck*>> lengths;
+    auto sliced = [](const compiler::SliceCheck& c) {
+        return fmt::format("{}'s dimension {} sliced {}", c.dim.tensor, c.dim.mode,
+                           ir::slice_text(c.slice));
+    };
+    for (const auto& c : checks) {
+        int64_t n = dim(c.dim);
+        int64_t len = ir::resolve_slice(c.slice, n, fmt::format("dimension {} of {}", c.dim.mode, c.dim.tensor))
+                          .length;
+        if (c.index_dim && dim(*c.index_dim) != len)
+            throw Error(fmt::format("index {} ranges over {}'s dimension {} (size {}) and {} "
+                                    "(size {})",
+                                    c.index, c.index_dim->tensor, c.index_dim->mode,
+                                    dim(*c.index_dim), sliced(c), len));
+        if (len < c.at_least)
+            throw Error(fmt::format("the loop over {} runs up to {}, but {} has {} elements",
+                                    c.index, c.at_least - 1, sliced(c), len));
+        auto [it, first] = lengths.emplace(c.index, std::pair{len, &c});
+        if (!first && it->second.first != len && !c.at_least)
+            throw Error(fmt::format("index {} ranges over {} (size {}) and {} (size {})", c.index,
+                                    sliced(*it->second.second), it->second.first, sliced(c), len));
+    }
+}
+
 } // namespace
 
 void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
@@ -116,6 +144,8 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
             throw Error(fmt::format("the program reads {} at coordinate {} of dimension {}, but "
                                     "that dimension has size {}",
                                     c.dim.tensor, c.at_least - 1, c.dim.mode, dim(c.dim)));
+
+    check_slices(plan.slice_checks, dim);
 
     std::vector<RawBuffer*> buffers;
     std::vector<int64_t> dims;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "compiler/prove.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
@@ -231,8 +232,13 @@ bool is_closed(const LExpr& e) {
 
 LStmt substitute_index(const LStmt& s, const std::string& name, const LExpr& value) {
     return map_stmt(s, [&](const LExpr& e) -> LExpr {
-        if (const auto* i = e->as<Index>(); i && i->name == name) return value;
-        return e;
+        const auto* i = e->as<Index>();
+        if (!i || i->name != name) return e;
+        if (!i->first) return value;
+        // A sliced subscript located directly (a dense level reached against its order).
+        const auto* v = value->as<CValue>();
+        SISKIN_ASSERT(v, "a sliced index was bound to something other than a C value");
+        return CValue::make(c_add(*i->first, c_mul(v->expr, c_int(i->step))), ValueType::Int64);
     });
 }
 

@@ -67,12 +67,20 @@ struct CValue final : Node {
     }
 };
 
-/// A loop index not bound to a C variable yet (int64).
+/// A loop index not bound to a C variable yet (int64). As a subscript of a sliced read it
+/// carries its window: the access reads coordinate first + step * index (looplets/slice.hpp).
 struct Index final : Node {
     static constexpr NodeKind static_kind = NodeKind::Index;
     const std::string name;
+    const std::optional<cast::Expr> first = std::nullopt;
+    const int64_t step = 1;
     explicit Index(std::string n) : Node(static_kind, ValueType::Int64), name(std::move(n)) {}
+    Index(std::string n, cast::Expr f, int64_t st)
+        : Node(static_kind, ValueType::Int64), name(std::move(n)), first(std::move(f)), step(st) {}
     static LExpr make(std::string n) { return std::make_shared<Index>(std::move(n)); }
+    static LExpr sliced(std::string n, cast::Expr first, int64_t step) {
+        return std::make_shared<Index>(std::move(n), std::move(first), step);
+    }
 };
 
 /// A `let` variable not emitted yet.

@@ -8,6 +8,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
+#include "looplets/slice.hpp"
 #include "looplets/truncate.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
@@ -112,7 +113,8 @@ void lower_exiting_for(LowerCtx& ctx, const For& loop, ExitCondition when) {
 std::string subscripts_key(const std::vector<LExpr>& subs) {
     std::string key;
     for (const auto& s : subs) {
-        if (const auto* i = s->as<Index>()) key += "i:" + i->name;
+        if (const auto* i = s->as<Index>())
+            key += "i:" + i->name + (i->first ? fmt::format("@{}/{}", expr_key(*i->first), i->step) : "");
         else if (const auto* l = s->as<Literal>()) key += "l:" + l->value.to_string();
         else if (const auto* c = s->as<CValue>()) key += "c:" + expr_key(c->expr);
         else key += fmt::format("n:{}", static_cast<const void*>(s.get()));
@@ -288,7 +290,12 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                             spec.modes.at(static_cast<size_t>(f->sub)), loop.index),
                                 Error::Kind::Unsupported);
             }
-            LExpr u = Unfurled::make(loop.index, level.unfurl_write(ctx, *f), f->type, true, f->tensor);
+            LoopletPtr looplet = level.unfurl_write(ctx, *f);
+            if (idx->first) // a window of a dense output (convert refuses the others)
+                looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
+                                        f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
+                                        f->tensor->name);
+            LExpr u = Unfurled::make(loop.index, looplet, f->type, true, f->tensor);
             writes.emplace(key, u);
             unfurled.emplace(f, u);
             return;
@@ -301,8 +308,14 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                     "(it offers: {})",
                                     f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
                         Error::Kind::Unsupported);
-        unfurled.emplace(f, Unfurled::make(loop.index, level.unfurl(ctx, *f, protocol), f->type,
-                                           false, f->tensor));
+        LoopletPtr looplet = level.unfurl(ctx, *f, protocol);
+        // A sliced read sees its level's fibre through the window (looplets/slice.hpp).
+        if (idx->first)
+            looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
+                                    f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
+                                    fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
+                                                spec.modes.at(static_cast<size_t>(f->sub))));
+        unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
     });
     body = replace_unfurled(body, unfurled);
     lower_extent(ctx, loop.index, Extent{lo, hi}, body);

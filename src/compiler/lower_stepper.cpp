@@ -55,6 +55,14 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
     cast::Expr start = cast::var(start_name);
     ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), start_name, ext.lo));
 
+    // Steps of a stepper whose chunks may be empty are lowered only when not empty.
+    bool guard = false;
+    for (const auto* u : nodes) guard = guard || u->looplet->as<Stepper>()->may_be_empty;
+    auto lower_step = [&](const Extent& step, const LStmt& step_code) {
+        if (guard) lower_range(ctx, index, step, step_code);
+        else lower_extent(ctx, index, step, step_code);
+    };
+
     const Stepper* lone = nodes.size() == 1 ? nodes.front()->looplet->as<Stepper>() : nullptr;
     if (lone && lone->positions && pr.le(lone->positions->last_stop, ext.hi)) {
         const PositionLoop& pl = *lone->positions;
@@ -63,7 +71,7 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
             // The stop stays an expression (crd[p] + 1), so the chunk's last index folds to crd[p].
             auto steps = open_step(ctx, nodes, true);
             Extent step{start, steps.front().stop};
-            lower_extent(ctx, index, step, step_body(ctx, index, ext, step, steps, body));
+            lower_step(step, step_body(ctx, index, ext, step, steps, body));
             ctx.emit(cast::assign(start, steps.front().stop));
         });
         pr.rollback(mark);
@@ -84,7 +92,7 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
         cast::Expr end = pr.min(stops);
         if (end.kind() != cast::ExprKind::Var) end = ctx.local(index + "_end", end);
         Extent step{start, end};
-        lower_extent(ctx, index, step, step_body(ctx, index, ext, step, steps, body));
+        lower_step(step, step_body(ctx, index, ext, step, steps, body));
         for (const auto& s : steps) {
             if (pr.eq(end, s.stop)) ctx.emit(s.stepper->next);
             else ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Eq, end, s.stop),

@@ -60,6 +60,7 @@ KernelPlan plan_kernel(const ir::Program& program,
                 plan.visible_outputs.push_back(name);
         plan.dim_classes = tensors.dim_classes;
         plan.checks = converted.checks;
+        plan.slice_checks = converted.slice_checks;
         plan.num_buffers = tensors.num_buffers;
         for (const auto& name : tensors.outputs) {
             const TensorBinding& t = tensors.at(name);

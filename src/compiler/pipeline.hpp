@@ -30,6 +30,7 @@ struct KernelPlan {
     std::map<std::string, TensorSignature> signatures;
     std::vector<std::vector<DimRef>> dim_classes;
     std::vector<DimCheck> checks;
+    std::vector<SliceCheck> slice_checks;
     int num_buffers = 0;
     /// Temporaries Kernel::run builds from inputs before the call (inputs lists the temporaries,
     /// not their sources, where every read was redirected).

@@ -421,12 +421,12 @@ private:
                     peek(1).is("(")) {
                     next();
                     next();
-                    indices.push_back(expr());
+                    indices.push_back(subscript());
                     expect(")", fmt::format("')' to close {}(", t.text));
                     protocols.emplace_back(t.text);
                     any_protocol = true;
                 } else {
-                    indices.push_back(expr());
+                    indices.push_back(subscript());
                     protocols.emplace_back();
                 }
             } while (accept(","));
@@ -438,6 +438,51 @@ private:
                               name.pos);
         height_[a.get()] = h;
         return a;
+    }
+
+    // One subscript of an access: an expression, or a sliced index `i(lo:hi:st)`. A colon
+    // appears nowhere else inside parentheses, so `name(` with a ':' before its ')' is a slice.
+    Expr subscript() {
+        const Token& t = peek();
+        if (t.kind != TokenKind::Identifier || !peek(1).is("(")) return expr();
+        bool slice = false;
+        for (size_t k = 2; !slice; ++k) {
+            const Token& u = peek(k);
+            if (u.is(":")) slice = true;
+            else if (u.is(")") || u.is("(") || u.is("]") || u.kind == TokenKind::End) break;
+        }
+        if (!slice) return expr();
+        if (syntax::is_keyword(t.text) || syntax::is_protocol(t.text) || let_bound(std::string(t.text)))
+            src_.fail(t.pos, fmt::format("only a loop index can be sliced, as in A[i(0:4)]; {} is "
+                                         "not one",
+                                         t.text));
+        next();
+        next(); // '('
+        Slice s;
+        s.lo = slice_bound(t.text);
+        expect(":", fmt::format("':' in the slice of {} (as in {}(lo:hi:step))", t.text, t.text));
+        s.hi = slice_bound(t.text);
+        if (accept(":"))
+            if (auto step = slice_bound(t.text)) s.step = *step;
+        expect(")", fmt::format("')' to close the slice of {} (as in {}(lo:hi:step))", t.text,
+                                t.text));
+        return Index::sliced(std::string(t.text), s, t.pos);
+    }
+
+    // An integer constant, possibly negative, or nothing (before ':' or ')').
+    std::optional<int64_t> slice_bound(std::string_view index) {
+        if (peek().is(":") || peek().is(")")) return std::nullopt;
+        const Token& sign = peek();
+        bool negative = sign.is("-");
+        if (negative) next();
+        const Token& n = peek();
+        if (n.kind != TokenKind::Integer)
+            fail_expected(fmt::format("an integer bound in the slice of {} (slice bounds are "
+                                      "integer constants, as in {}(0:8:2))",
+                                      index, index),
+                          n);
+        next();
+        return number(n, negative, sign.pos)->as<Literal>()->value.as_int();
     }
 
     Expr expr() {

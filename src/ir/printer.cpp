@@ -98,7 +98,10 @@ Printed print_expr(const Expr& e) {
         // A negative constant reads like a unary minus.
         return {t, t[0] == '-' ? syntax::kUnaryPrecedence : syntax::kPrimaryPrecedence};
     }
-    case ExprKind::Index: return {e->as<Index>()->name, syntax::kPrimaryPrecedence};
+    case ExprKind::Index: {
+        const auto& i = *e->as<Index>();
+        return {i.slice ? i.name + "(" + slice_text(*i.slice) + ")" : i.name, syntax::kPrimaryPrecedence};
+    }
     case ExprKind::Variable: return {e->as<Variable>()->name, syntax::kPrimaryPrecedence};
     case ExprKind::Access: return {print_access(*e->as<Access>()), syntax::kPrimaryPrecedence};
     case ExprKind::Call: return print_call(*e->as<Call>());

@@ -67,7 +67,8 @@ bool equal(const Expr& a, const Expr& b) {
     if (!a || !b || a->kind != b->kind) return false;
     switch (a->kind) {
     case ExprKind::Literal: return a->as<Literal>()->value.same(b->as<Literal>()->value);
-    case ExprKind::Index: return a->as<Index>()->name == b->as<Index>()->name;
+    case ExprKind::Index:
+        return a->as<Index>()->name == b->as<Index>()->name && a->as<Index>()->slice == b->as<Index>()->slice;
     case ExprKind::Variable: return a->as<Variable>()->name == b->as<Variable>()->name;
     case ExprKind::Access: {
         auto x = a->as<Access>(), y = b->as<Access>();

@@ -87,6 +87,10 @@ private:
         size_t dim;
         int64_t size;
         Position pos;
+        std::string slice = {}; // "0:8:2" when the access slices the dimension
+        std::string dimension() const {
+            return fmt::format("{}'s dimension {}{}", tensor, dim, slice.empty() ? "" : " sliced " + slice);
+        }
     };
     struct Loop {
         const For* node;
@@ -112,6 +116,7 @@ private:
     std::map<std::string, ValueType> types_; // inferred output types so far
     bool types_changed_ = false;
     bool checking_types_ = false;
+    bool in_subscript_ = false; // checking an Index that is directly a subscript (may be sliced)
     VerifiedProgram result_;
 
     bool is_output(const std::string& t) const {
@@ -210,18 +215,16 @@ private:
             for (const auto& s : loop.sources)
                 if (loop.given->lo != 0 || loop.given->hi != s.size)
                     fail(s.pos, fmt::format("the loop over {}{} runs over {}:{}, but {} indexes "
-                                            "{}'s dimension {}, which has size {} (0:{})",
+                                            "{}, which has size {} (0:{})",
                                             i, at(loop.node->pos), loop.given->lo,
-                                            loop.given->hi, i, s.tensor, s.dim, s.size, s.size));
+                                            loop.given->hi, i, s.dimension(), s.size, s.size));
             return settle(loop, *loop.given);
         }
         const ExtentSource& first = loop.sources[0];
         for (const auto& s : loop.sources)
             if (s.size != first.size)
-                fail(s.pos, fmt::format("index {} ranges over {}'s dimension {} (size {}) and "
-                                        "{}'s dimension {} (size {})",
-                                        i, first.tensor, first.dim, first.size, s.tensor, s.dim,
-                                        s.size));
+                fail(s.pos, fmt::format("index {} ranges over {} (size {}) and {} (size {})", i,
+                                        first.dimension(), first.size, s.dimension(), s.size));
         settle(loop, Range{0, first.size});
     }
 
@@ -316,6 +319,11 @@ private:
         case ExprKind::Literal: return;
         case ExprKind::Index: {
             auto i = e->as<Index>();
+            if (i->slice && !in_subscript_)
+                fail(i->pos, fmt::format("the slice {}({}) may only be a subscript of a tensor, "
+                                         "as in A[{}({})]",
+                                         i->name, slice_text(*i->slice), i->name,
+                                         slice_text(*i->slice)));
             if (!find_binding(i->name, false))
                 fail(i->pos, fmt::format("index {} is used outside any loop over {}", i->name,
                                          i->name));
@@ -364,15 +372,33 @@ private:
                                         at(it->second.second)));
         }
         for (size_t k = 0; k < n; ++k) {
-            check(a.indices[k]);
             auto i = a.indices[k]->as<Index>();
+            in_subscript_ = i != nullptr;
+            check(a.indices[k]);
+            in_subscript_ = false;
             if (!i) continue;
             size_t loop = find_binding(i->name, false)->loop;
-            if (known)
-                loops_[loop].sources.push_back(
-                    {a.tensor, k, info->second.shape[k], a.indices[k]->pos});
-            else
+            if (i->slice && !known)
+                fail(i->pos, fmt::format("{} is written through the slice {}({}), so its shape "
+                                         "cannot be inferred; give {}'s shape",
+                                         a.tensor, i->name, slice_text(*i->slice), a.tensor));
+            if (known) {
+                ExtentSource src{a.tensor, k, info->second.shape[k], a.indices[k]->pos};
+                if (i->slice) {
+                    // A sliced access sizes its index by the slice's length.
+                    try {
+                        src.size = resolve_slice(*i->slice, src.size,
+                                                 fmt::format("dimension {} of {}", k, a.tensor))
+                                       .length;
+                    } catch (const Error& e) {
+                        fail(i->pos, e.message());
+                    }
+                    src.slice = slice_text(*i->slice);
+                }
+                loops_[loop].sources.push_back(std::move(src));
+            } else {
                 output_uses_.push_back({a.tensor, k, loop, a.indices[k]->pos});
+            }
         }
     }
 

@@ -117,6 +117,9 @@ struct Stepper final : Looplet {
     /// Every stop is <= each of these.
     std::vector<cast::Expr> stop_bounds;
     std::optional<PositionLoop> positions;
+    /// A chunk may be empty (its stop equal to the previous one: a strided slice skipping a
+    /// stored entry off the stride), so the lowerer guards each step with `start < end`.
+    bool may_be_empty = false;
     explicit Stepper(cast::Expr s) : Looplet(static_kind), stop(std::move(s)) {}
 };
 

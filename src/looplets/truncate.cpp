@@ -83,6 +83,7 @@ LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta) {
             return shift_looplet(chunk(ctx, c_sub(stop, delta)), delta);
         };
         out->next = s.next;
+        out->may_be_empty = s.may_be_empty;
         for (const auto& b : s.stop_bounds) out->stop_bounds.push_back(c_add(b, delta));
         if (s.positions)
             out->positions = PositionLoop{s.positions->p, s.positions->end,

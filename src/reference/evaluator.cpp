@@ -97,7 +97,7 @@ private:
                    const std::vector<int64_t>& strides) {
         int64_t flat = 0;
         for (size_t k = 0; k < access.indices.size(); ++k) {
-            int64_t c = eval(access.indices[k]).as_int();
+            int64_t c = coordinate(access, k, shape[k]);
             if (c < 0 || c >= shape[k])
                 throw Error(fmt::format("{}:{}: coordinate {} of {} is {}, outside 0..{}",
                                         access.pos.line, access.pos.column, k, access.tensor, c,
@@ -140,8 +140,18 @@ private:
         const Tensor& t = *inputs_.at(access.tensor);
         coordinate_.resize(access.indices.size());
         for (size_t k = 0; k < access.indices.size(); ++k)
-            coordinate_[k] = eval(access.indices[k]).as_int();
+            coordinate_[k] = coordinate(access, k, t.shape()[k]);
         return t.at(coordinate_);
+    }
+
+    // Subscript k of an access into a dimension of size n: a sliced index i(lo:hi:st) reads
+    // first + st * i (the verifier checked the slice's bounds).
+    int64_t coordinate(const Access& access, size_t k, int64_t n) {
+        int64_t c = eval(access.indices[k]).as_int();
+        const auto* i = access.indices[k]->as<Index>();
+        if (!i || !i->slice) return c;
+        SliceWindow w = resolve_slice(*i->slice, n, fmt::format("dimension {} of {}", k, access.tensor));
+        return w.first + i->slice->step * c;
     }
 
     const std::map<std::string, const Tensor*>& inputs_;

@@ -7,7 +7,9 @@
 // n inferred from the accesses indexed by i (or over lo..hi-1 when given). `A[..] op= e` combines
 // the old element with e by the binary operator op; `A[..] = e` overwrites. `let x = e` binds a
 // scalar for its body; `if c` runs its branch where c is true. Coordinates are 0-based.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,13 +59,39 @@ struct Literal final : ExprNode {
     static Expr make(Scalar v, Position p = {}) { return std::make_shared<Literal>(v, p); }
 };
 
-/// A loop index used as a coordinate or as a value (int64).
+/// A slice `lo:hi:st` of one dimension, with Python's meaning: hi exclusive, st default 1, an
+/// absent bound is that end of the dimension, a negative bound counts from the end. Bounds
+/// outside [-n, n] and steps <= 0 are errors (no clamping).
+struct Slice {
+    std::optional<int64_t> lo, hi;
+    int64_t step = 1;
+    bool operator==(const Slice&) const = default;
+};
+
+/// A slice resolved against a dimension: it reads coordinates first + step * i, 0 <= i < length.
+struct SliceWindow {
+    int64_t first = 0, length = 0;
+};
+
+/// Resolves `s` in a dimension of size n; throws Error naming `what` (e.g. "dimension 0 of b")
+/// when a bound is outside [-n, n] or the step is not positive.
+SliceWindow resolve_slice(const Slice& s, int64_t n, const std::string& what);
+/// "lo:hi:st" as written in program text (absent bounds empty, ":st" only when st != 1).
+std::string slice_text(const Slice& s);
+
+/// A loop index used as a coordinate or as a value (int64). As a subscript it may carry a slice:
+/// `b[i(0:8:2)]` reads b at 0 + 2 * i, and i's extent there is the slice's length.
 struct Index final : ExprNode {
     static constexpr ExprKind static_kind = ExprKind::Index;
     std::string name;
+    std::optional<Slice> slice = std::nullopt;
     Index(std::string n, Position p = {}) : ExprNode(static_kind, p), name(std::move(n)) {}
+    Index(std::string n, Slice s, Position p) : ExprNode(static_kind, p), name(std::move(n)), slice(s) {}
     static Expr make(std::string n, Position p = {}) {
         return std::make_shared<Index>(std::move(n), p);
+    }
+    static Expr sliced(std::string n, Slice s, Position p = {}) {
+        return std::make_shared<Index>(std::move(n), s, p);
     }
 };
 

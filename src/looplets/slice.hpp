@@ -1,0 +1,34 @@
+#pragma once
+// Sliced reads without copies: the view of a level's looplet through a slice `lo:hi:st`.
+//
+// A level unfurls the looplet of its fibre over coordinates 0..n-1; a sliced access reads
+// coordinate first + st*i at index i of its loop. slice_looplet turns the former into the latter,
+// for every level at once:
+//   st == 1  a Shift by -first, truncated to the loop's extent: a dense level locates first + i;
+//            a sorted list seeks (gallops) to first and stops at the loop's end.
+//   st > 1   also a stride filter and a projection: a chunk that ends at stored coordinate c
+//            ends at index ceil((c + 1 - first) / st); its spike (the stored entry) is kept when
+//            (c - first) % st == 0 and is fill otherwise. Work stays bounded by the stored
+//            entries inside the window plus the seek.
+// slice_first / slice_length are the window's bounds as C expressions of the dimension (the
+// host checked that the slice lies inside it).
+#include <string>
+
+#include "looplets/looplet.hpp"
+#include "siskin/ir/program.hpp"
+
+namespace siskin::compiler {
+
+/// The window's first coordinate: lo, n + lo for a negative lo, 0 when absent.
+cast::Expr slice_first(const ir::Slice& s, const cast::Expr& dim);
+/// Its number of elements: max(0, ceil((hi - first) / st)).
+cast::Expr slice_length(const ir::Slice& s, const cast::Expr& dim);
+
+/// The looplet over the loop extent `ext` whose index i reads coordinate first + step * i of
+/// `l`, a level's looplet over coordinates [0, dim). `what` names the access for the Error
+/// (Unsupported) thrown for a looplet a stride cannot see through (a galloping Jumper).
+LoopletPtr slice_looplet(LowerCtx& ctx, const LoopletPtr& l, const cast::Expr& first,
+                         int64_t step, const cast::Expr& dim, const Extent& ext,
+                         const std::string& what);
+
+} // namespace siskin::compiler
