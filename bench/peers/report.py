@@ -179,6 +179,8 @@ def family_sections(results):
             continue
         g = geomean([r["ratios"].get(peer) for r in rows])
         measured = f"{g:.2f}x" if g else "no ratio in this run"
+        if not g and all("not selected" in r["libs"].get(peer, {}).get("note", "") for r in rows):
+            measured += f" ({PEER_TITLES[peer]} not selected: --quick leaves out pydata/sparse; --peers adds it)"
         verdict = "" if not (g and goal) else (" (goal met)" if g >= goal else " (goal not met)")
         lines += [f"## {title}", "",
                   f"Geometric mean of {PEER_TITLES[peer]} time / siskin time: **{measured}**" +
