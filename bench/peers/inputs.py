@@ -10,9 +10,10 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
-REAL_FULL = ["bcsstk13", "rajat19", "raefsky2", "bcsstk33", "cage11", "email-Enron", "luxembourg_osm"]
+REAL_FULL = ["bcsstk13", "rajat19", "raefsky2", "bcsstk33", "cage11", "email-Enron", "luxembourg_osm", "collegemsg"]
 SYNTHETIC_FULL = ["uniform", "powerlaw", "banded"]
-QUICK = ["bcsstk13", "email-Enron", "uniform"]
+QUICK = ["bcsstk13", "email-Enron", "uniform", "collegemsg"]
+TENSORS = {"collegemsg"}  # FROSTT-style .tns: only the workloads that take a 3-tensor run on it
 
 SEED = 20261122
 
@@ -56,8 +57,32 @@ def banded(n=100000, half_width=4, seed=SEED + 2):
     return _clean(sp.diags(diags, offsets, shape=(n, n), format="csr"))
 
 
+class Tensor3:
+    """A FROSTT-style tensor: shape, 0-based coordinates (ndim x nnz, int64) and float64 values."""
+
+    def __init__(self, shape, coords, vals):
+        self.shape, self.coords, self.vals = shape, coords, vals
+        self.nnz = vals.size
+
+
+def load_tns(path):
+    """A .tns file (one `i j k value` line per entry, 1-based, no header; the dimensions are the
+    largest index in each mode); duplicates summed, zeros dropped."""
+    data = np.loadtxt(path, ndmin=2)
+    coords = data[:, :-1].astype(np.int64).T - 1
+    shape = tuple(int(x) + 1 for x in coords.max(axis=1))
+    lin = np.ravel_multi_index(tuple(coords), shape)
+    u, inv = np.unique(lin, return_inverse=True)
+    vals = np.bincount(inv, weights=data[:, -1])
+    keep = vals != 0
+    return Tensor3(shape, np.vstack(np.unravel_index(u[keep], shape)).astype(np.int64), vals[keep])
+
+
 def load(name, matrices_dir):
-    """(matrix, description) for an input name."""
+    """(matrix, description) for an input name; a Tensor3 for the tensors."""
+    if name in TENSORS:
+        t = load_tns(os.path.join(matrices_dir, name + ".tns"))
+        return t, "real: " + name + ".tns (FROSTT-style 3-tensor)"
     if name == "uniform":
         a = uniform()
         return a, "synthetic: uniform 20000x20000 at 0.1%, seeded"

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 extern "C" { // GraphBLAS.h declares its C functions without extern "C"
 #include <GraphBLAS.h>
@@ -55,6 +56,61 @@ MatrixPtr from_coo(int64_t rows, int64_t cols, const IntArray& I, const IntArray
     ok(GrB_Matrix_wait(a->m, GrB_MATERIALIZE), "wait");
     return a;
 }
+
+// A boolean matrix (every stored entry true) or a sparse vector, bool or float64, from
+// coordinates; stored_by_col holds the matrix by column (GraphBLAS's CSC).
+using BoolArray = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+MatrixPtr bool_from_coo(int64_t rows, int64_t cols, const IntArray& I, const IntArray& J) {
+    auto a = std::make_shared<GbMatrix>();
+    ok(GrB_Matrix_new(&a->m, GrB_BOOL, static_cast<GrB_Index>(rows), static_cast<GrB_Index>(cols)), "Matrix_new");
+    ok(GxB_Matrix_Option_set(a->m, GxB_FORMAT, GxB_BY_ROW), "set by row");
+    std::unique_ptr<bool[]> x(new bool[static_cast<size_t>(I.size())]);
+    for (py::ssize_t k = 0; k < I.size(); ++k) x[static_cast<size_t>(k)] = true;
+    ok(GrB_Matrix_build_BOOL(a->m, reinterpret_cast<const GrB_Index*>(I.data()),
+                             reinterpret_cast<const GrB_Index*>(J.data()), x.get(),
+                             static_cast<GrB_Index>(I.size()), GrB_LOR), "Matrix_build");
+    ok(GrB_Matrix_wait(a->m, GrB_MATERIALIZE), "wait");
+    return a;
+}
+void store_by_col(const MatrixPtr& a) {
+    ok(GxB_Matrix_Option_set(a->m, GxB_FORMAT, GxB_BY_COL), "set by column");
+    ok(GrB_Matrix_wait(a->m, GrB_MATERIALIZE), "wait");
+}
+VectorPtr sparse_vector(int64_t n, const IntArray& I, const F64Array& X, bool boolean) {
+    auto v = std::make_shared<GbVector>();
+    ok(GrB_Vector_new(&v->v, boolean ? GrB_BOOL : GrB_FP64, static_cast<GrB_Index>(n)), "Vector_new");
+    ok(GrB_Vector_build_FP64(v->v, reinterpret_cast<const GrB_Index*>(I.data()), X.data(),
+                             static_cast<GrB_Index>(X.size()), boolean ? GrB_LOR : GrB_MIN_FP64), "Vector_build");
+    ok(GrB_Vector_wait(v->v, GrB_MATERIALIZE), "wait");
+    return v;
+}
+
+// How GraphBLAS holds a vector now (its choice: GxB_AUTO_SPARSITY): "hypersparse", "sparse",
+// "bitmap" or "full".
+std::string sparsity_name(int s) {
+    switch (s) {
+    case GxB_HYPERSPARSE: return "hypersparse";
+    case GxB_SPARSE: return "sparse";
+    case GxB_BITMAP: return "bitmap";
+    case GxB_FULL: return "full";
+    default: return "unknown";
+    }
+}
+std::string vector_sparsity(const VectorPtr& v) {
+    int s = 0;
+    ok(GxB_Vector_Option_get(v->v, GxB_SPARSITY_STATUS, &s), "sparsity status");
+    return sparsity_name(s);
+}
+
+// The semirings of the masked products: (or, and) on bool, (min, +) on float64.
+GrB_Semiring semiring(const std::string& name) {
+    if (name == "or_and") return GrB_LOR_LAND_SEMIRING_BOOL;
+    if (name == "min_plus") return GrB_MIN_PLUS_SEMIRING_FP64;
+    throw std::runtime_error("unknown semiring " + name);
+}
+// Structural mask, output replaced (the output is new: nothing outside the mask survives),
+// complemented or not: siskin's `if m[i]` / `if !m[i]` on a mask whose stored values are true.
+GrB_Descriptor mask_descriptor(bool complement) { return complement ? GrB_DESC_RSC : GrB_DESC_RS; }
 
 // A full (every entry present) vector or row-major matrix from a dense NumPy array.
 VectorPtr dense_vector(const F64Array& x) {
@@ -111,6 +167,26 @@ py::tuple mxv(const MatrixPtr& a, const VectorPtr& x, bool transpose) {
     ok(GrB_Vector_wait(y->v, GrB_MATERIALIZE), "wait");
     double ms = ms_since(t0);
     return py::make_tuple(ms, y);
+}
+py::tuple masked_mxv(const MatrixPtr& a, const VectorPtr& x, const VectorPtr& mask, bool complement,
+                     const std::string& ring) {
+    auto y = std::make_shared<GbVector>();
+    auto t0 = Clock::now();
+    ok(GrB_Vector_new(&y->v, ring == "or_and" ? GrB_BOOL : GrB_FP64, nrows(*a)), "Vector_new");
+    ok(GrB_mxv(y->v, mask->v, nullptr, semiring(ring), a->m, x->v, mask_descriptor(complement)), "mxv");
+    ok(GrB_Vector_wait(y->v, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, y);
+}
+py::tuple masked_mxm(const MatrixPtr& a, const MatrixPtr& b, const MatrixPtr& mask, bool complement,
+                     const std::string& ring) {
+    auto c = std::make_shared<GbMatrix>();
+    auto t0 = Clock::now();
+    ok(GrB_Matrix_new(&c->m, ring == "or_and" ? GrB_BOOL : GrB_FP64, nrows(*a), ncols(*b)), "Matrix_new");
+    ok(GrB_mxm(c->m, mask->m, nullptr, semiring(ring), a->m, b->m, mask_descriptor(complement)), "mxm");
+    ok(GrB_Matrix_wait(c->m, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, c);
 }
 py::tuple mxm(const MatrixPtr& a, const MatrixPtr& b) {
     auto c = std::make_shared<GbMatrix>();
@@ -184,6 +260,12 @@ void bind_graphblas(py::module_& m) {
     g.def("dense_matrix", &dense_matrix);
     g.def("mxv", &mxv);
     g.def("mxm", &mxm);
+    g.def("bool_from_coo", &bool_from_coo);
+    g.def("store_by_col", &store_by_col);
+    g.def("sparse_vector", &sparse_vector);
+    g.def("masked_mxv", &masked_mxv);
+    g.def("vector_sparsity", &vector_sparsity);
+    g.def("masked_mxm", &masked_mxm);
     g.def("ewise", &ewise);
     g.def("reduce_vector", &reduce_vector);
     g.def("reduce_scalar", &reduce_scalar);

@@ -56,6 +56,50 @@ std::shared_ptr<siskin::Tensor> make_dense(const py::array_t<double, py::array::
     return t;
 }
 
+// A tensor of any format, value type and fill from its buffers, copied: levels[k] maps the
+// buffer names of level k ("pos", "crd", ...) to arrays of that buffer's element width (a level
+// not named, e.g. dense, needs none); values holds the leaf's values.
+siskin::Scalar scalar_from_python(const py::handle& v, siskin::ValueType type) {
+    if (py::isinstance<py::bool_>(v)) return siskin::Scalar::of(v.cast<bool>()).cast(type);
+    if (py::isinstance<py::int_>(v)) return siskin::Scalar::of(v.cast<int64_t>()).cast(type);
+    return siskin::Scalar::of(v.cast<double>()).cast(type);
+}
+
+void copy_into(siskin::Buffer& b, const py::array& a, const std::string& what) {
+    auto c = py::array::ensure(a, py::array::c_style);
+    if (!c) throw siskin::Error(what + ": not an array");
+    if (static_cast<size_t>(c.itemsize()) != siskin::type_size(b.type()))
+        throw siskin::Error(what + ": element width " + std::to_string(c.itemsize()) + " but the buffer holds " +
+                            std::string(siskin::type_name(b.type())));
+    b.resize(static_cast<int64_t>(c.size()));
+    if (c.size() > 0) std::memcpy(b.data<char>(), c.data(), static_cast<size_t>(c.nbytes()));
+}
+
+std::shared_ptr<siskin::Tensor> make_tensor(std::vector<int64_t> shape, const std::string& format,
+                                            const std::string& type, const py::object& fill,
+                                            const std::vector<std::map<std::string, py::array>>& levels,
+                                            const py::array& values) {
+    auto vt = siskin::parse_type(type);
+    auto t = std::make_shared<siskin::Tensor>(shape, vt, scalar_from_python(fill, vt),
+                                              siskin::Format::parse(format, static_cast<int>(shape.size())));
+    if (static_cast<int>(levels.size()) != t->num_levels())
+        throw siskin::Error("make_tensor: " + std::to_string(levels.size()) + " level dictionaries for " +
+                            std::to_string(t->num_levels()) + " levels");
+    for (int k = 0; k < t->num_levels(); ++k)
+        for (auto& [name, a] : levels[static_cast<size_t>(k)])
+            copy_into(t->level(k).buffer(name), a, "level " + std::to_string(k) + " " + name);
+    copy_into(t->values(), values, "values");
+    return t;
+}
+
+// Bytes held by a tensor's level and value buffers (elements in use).
+int64_t tensor_bytes(const siskin::Tensor& t) {
+    int64_t n = t.values().size() * static_cast<int64_t>(siskin::type_size(t.values().type()));
+    for (int k = 0; k < t.num_levels(); ++k)
+        for (auto& b : t.level(k).buffers) n += b.size() * static_cast<int64_t>(siskin::type_size(b.type()));
+    return n;
+}
+
 py::array buffer_to_numpy(const siskin::Buffer& b) {
     using siskin::ValueType;
     auto copy = [&](auto tag) {
@@ -69,6 +113,8 @@ py::array buffer_to_numpy(const siskin::Buffer& b) {
     case ValueType::Int64: return copy(int64_t{});
     case ValueType::Float64: return copy(double{});
     case ValueType::Bool: return copy(bool{});
+    case ValueType::Int8: return copy(int8_t{});
+    case ValueType::Float32: return copy(float{});
     default: throw siskin::Error("unexpected buffer type in an output");
     }
 }
@@ -79,6 +125,7 @@ py::dict describe(const siskin::Tensor& t) {
     d["format"] = t.format().to_string();
     d["shape"] = t.shape();
     d["type"] = std::string(siskin::type_name(t.type()));
+    d["fill"] = t.fill().to_string(); // "0", "1.5", "inf", "nan", "true"
     py::list levels;
     for (int k = 0; k < t.num_levels(); ++k) {
         py::dict lv;
@@ -97,13 +144,16 @@ py::dict describe(const siskin::Tensor& t) {
 class Program {
 public:
     Program(const std::string& text, std::map<std::string, std::shared_ptr<siskin::Tensor>> inputs,
-            const std::map<std::string, std::string>& output_formats, const std::string& cache_dir)
+            const std::map<std::string, std::string>& output_formats, const std::string& cache_dir,
+            const std::map<std::string, int>& output_ndims)
         : held_(std::move(inputs)) {
         for (auto& [name, t] : held_) inputs_[name] = t.get();
         std::map<std::string, siskin::OutputSpec> specs;
         for (auto& [name, f] : output_formats) {
             siskin::OutputSpec s;
-            if (!f.empty()) s.format = siskin::Format::parse(f, 2); // empty: dense (the default)
+            auto nd = output_ndims.find(name);
+            if (!f.empty()) // empty: dense (the default)
+                s.format = siskin::Format::parse(f, nd == output_ndims.end() ? 2 : nd->second);
             specs[name] = s;
         }
         siskin::CompileOptions options;
@@ -124,6 +174,12 @@ public:
         py::dict d;
         for (auto& [name, t] : outputs_) d[py::str(name)] = describe(t);
         return d;
+    }
+    // Bytes of the last run's outputs (their level and value buffers).
+    int64_t output_bytes() const {
+        int64_t n = 0;
+        for (auto& [name, t] : outputs_) n += tensor_bytes(t);
+        return n;
     }
     double compile_ms() const { return compile_ms_; }
     double c_compiler_ms() const { return compiled_.kernel->compile_ms(); }
@@ -153,11 +209,14 @@ void bind_siskin(py::module_& m) {
     py::class_<siskin::Tensor, std::shared_ptr<siskin::Tensor>>(m, "Tensor")
         .def_property_readonly("shape", &siskin::Tensor::shape)
         .def("stored", &siskin::Tensor::stored)
+        .def("nbytes", [](const siskin::Tensor& t) { return tensor_bytes(t); })
         .def("format", [](const siskin::Tensor& t) { return t.format().to_string(); })
         .def("describe", [](const siskin::Tensor& t) { return describe(t); });
     m.def("compressed", &make_compressed, py::arg("shape"), py::arg("format"), py::arg("pos"),
           py::arg("crd"), py::arg("vals"));
     m.def("dense", &make_dense);
+    m.def("tensor", &make_tensor, py::arg("shape"), py::arg("format"), py::arg("type"), py::arg("fill"),
+          py::arg("levels"), py::arg("values"));
     m.def("convert_compiled", [](const siskin::Tensor& t, const std::string& format) {
         auto c = siskin::convert_compiled(t, siskin::Format::parse(format, t.ndims()));
         return py::make_tuple(std::make_shared<siskin::Tensor>(std::move(c.tensor)), c.compiled,
@@ -165,10 +224,13 @@ void bind_siskin(py::module_& m) {
     });
     py::class_<Program>(m, "Program")
         .def(py::init<const std::string&, std::map<std::string, std::shared_ptr<siskin::Tensor>>,
-                      const std::map<std::string, std::string>&, const std::string&>(),
-             py::arg("text"), py::arg("inputs"), py::arg("outputs"), py::arg("cache_dir"))
+                      const std::map<std::string, std::string>&, const std::string&,
+                      const std::map<std::string, int>&>(),
+             py::arg("text"), py::arg("inputs"), py::arg("outputs"), py::arg("cache_dir"),
+             py::arg("output_ndims") = std::map<std::string, int>{})
         .def("run", &Program::run)
         .def("outputs", &Program::outputs)
+        .def_property_readonly("output_bytes", &Program::output_bytes)
         .def_property_readonly("compile_ms", &Program::compile_ms)
         .def_property_readonly("c_compiler_ms", &Program::c_compiler_ms)
         .def_property_readonly("cache", &Program::cache)

@@ -154,6 +154,71 @@ def plot(results, out_dir):
     return files
 
 
+# The sparse array programming families (workloads.FAMILIES, repeated here so that report.py can
+# regenerate a report from a results file alone): title, peer, issue 4's goal for the geomean.
+FAMILIES = {
+    "ufunc": ("Single ufuncs against pydata/sparse", "pydata", 10.0),
+    "fused": ("Fused ufuncs against pydata/sparse (unfused there)", "pydata", 20.0),
+    "masked_mxv": ("Masked mxv against SuiteSparse:GraphBLAS", "graphblas", 1.3),
+    "masked_mxm": ("Masked mxm against SuiteSparse:GraphBLAS", "graphblas", None),
+    "slicing": ("Slicing and striding against scipy.sparse", "scipy", 3.0),
+}
+
+
+def _mb(b):
+    return "-" if b is None else f"{b / 1e6:.2f}"
+
+
+def family_sections(results):
+    """REPORT.md lines: per family, its rows with the ratio to its peer, and the geometric mean
+    next to issue 4's goal."""
+    lines = []
+    for fam, (title, peer, goal) in FAMILIES.items():
+        rows = [r for r in results["rows"] if r.get("family") == fam]
+        if not rows:
+            continue
+        g = geomean([r["ratios"].get(peer) for r in rows])
+        measured = f"{g:.2f}x" if g else "no ratio in this run"
+        if not g and all("not selected" in r["libs"].get(peer, {}).get("note", "") for r in rows):
+            measured += f" ({PEER_TITLES[peer]} not selected: --quick leaves out pydata/sparse; --peers adds it)"
+        verdict = "" if not (g and goal) else (" (goal met)" if g >= goal else " (goal not met)")
+        lines += [f"## {title}", "",
+                  f"Geometric mean of {PEER_TITLES[peer]} time / siskin time: **{measured}**" +
+                  (f"; goal (issue 4 item 10): >= {goal:g}x{verdict}." if goal else "; no goal set."), ""]
+        header = ["workload", "input", "siskin ms", f"{PEER_TITLES[peer]} ms", "ratio", "BW"]
+        with_mem = any("memory" in r for r in rows)
+        if with_mem:
+            header += ["inputs MB", "output MB", "siskin peak +MB", f"{PEER_TITLES[peer]} peak +MB", "no-op +MB"]
+        trows = []
+        for r in rows:
+            c = [r["workload"], r["input"], _ms(r["libs"].get("siskin")), _ms(r["libs"].get(peer)), _ratio(r, peer),
+                 f"{100 * r['bandwidth']['fraction_of_triad']:.0f}%" if "bandwidth" in r else ""]
+            if with_mem:
+                m = r.get("memory", {})
+                c += [_mb(m.get("inputs_bytes")), _mb(m.get("output_bytes")), _mb(m.get("siskin_extra_bytes")),
+                      _mb(m.get("pydata_extra_bytes")), _mb(m.get("noop_extra_bytes"))]
+            trows.append(c)
+        lines += [_md_table(header, trows), ""]
+        progs = list(dict.fromkeys((r["workload"], r["program"]) for r in rows))
+        lines += ["Programs:", ""] + [f"- {w}: `{p.strip()}`".replace("\n", " ") for w, p in progs] + [""]
+        if with_mem:
+            lines += ["Peak memory: one more run of each library in a forked child; the child first returns free "
+                      "heap pages to the system (malloc_trim) and resets its peak resident set "
+                      "(`/proc/self/clear_refs` 5), then *peak +MB* = VmHWM after the run - VmRSS before it: what "
+                      "the run allocated and touched beyond the inputs, which are resident already. A fused kernel "
+                      "that keeps no temporary shows about the output's size (its output arrays grow by doubling, "
+                      "so up to about twice that); the unfused peer also holds the inner call's result. *no-op +MB* is "
+                      "the same measurement around a call that does nothing: the method's floor (page-granular "
+                      "malloc and interpreter bookkeeping).", ""]
+        for r in rows:
+            for lib, e in r["libs"].items():
+                if e["status"] not in ("ok", "cannot") and lib in ("siskin", peer) and \
+                        "not selected" not in e.get("note", ""):
+                    lines.append(f"- {r['workload']} on {r['input']}, {lib}: {e['status']}: {e.get('note', '')}")
+        lines += [""]
+    return lines
+
+
 def _md_table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -190,6 +255,8 @@ def write(results, out_dir):
         trows.append([f"**{w}**" if w == "all" else w] +
                      [f"{per[p][w]:.2f}x" if per[p][w] else "-" for p in PEERS])
     lines += [_md_table(header, trows), ""]
+
+    lines += family_sections(results)
 
     lines += ["## Ahead and behind, per peer", ""]
     for p in PEERS:
@@ -251,7 +318,9 @@ def write(results, out_dir):
         "## Inputs",
         "",
         _md_table(["input", "rows", "cols", "nnz", "nnz of B (add, multiply)", "source"],
-                  [[k, v["rows"], v["cols"], v["nnz"], v["nnz_B"], v["description"]]
+                  [[k, "x".join(map(str, v["dims"])) if "dims" in v else v["rows"],
+                    "" if "dims" in v else v["cols"], v["nnz"], v["nnz_B"] if v["nnz_B"] is not None else "-",
+                    v["description"]]
                    for k, v in results["inputs"].items()]),
         "",
         "B, the second operand of add and elementwise multiply, is A with its columns shifted by one "
@@ -283,6 +352,19 @@ def write(results, out_dir):
         "(--run-limit-s) so that an exploding kernel yields a 'too slow' row instead of a stalled command; "
         "SpGEMM is left out (with a row saying so) where A*A needs more multiply-adds than "
         "--spgemm-max-flops. A library whose one run exceeds --slow-cap-s runs fewer times (marked).",
+        "- Sparse array programming operands (bench/peers/operands.py): B (and C) are A with its last mode "
+        "shifted by one (and two), cyclically, holding the constant 2 (float64, int64 or true, as the ufunc "
+        "needs: logical ops on bool, ldexp's exponent and right_shift on int64; right_shift's A holds seeded "
+        "integers in [4, 1024) on A's pattern). siskin reads CSR (the 3-tensor: dense/sparselist/sparselist, "
+        "32-bit indices) and writes a sparse output of the same levels with the fill inferred (power's is 1); "
+        "pydata/sparse computes the same NumPy ufuncs on COO. Results are compared by fill and by every entry "
+        "that differs from it.",
+        "- Masked products: A as bool (all true) or as weights |a| whose absent entries are +inf; x and the mask "
+        "m are seeded sparse vectors with 10% of the entries; the mxm mask is A's pattern and B is A held by "
+        "column (both libraries get it so). GraphBLAS: structural mask, replace, GrB_LOR_LAND_SEMIRING_BOOL or "
+        "GrB_MIN_PLUS_SEMIRING_FP64. siskin reads x as a sparsebytemap (a bitmap, as GraphBLAS holds it: "
+        "see each row's note) at A's coordinates (`x[follow(j)]`), and its (min, +) uses `tplus`, a + declared "
+        "in the program with annihilator +inf (siskin's builtin add has none, so it would visit every k).",
         "",
     ]
     with open(os.path.join(out_dir, "REPORT.md"), "w") as f:

@@ -13,6 +13,8 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+import operands as ops
+
 # Bandwidth-bound workloads and the bytes each must move at least (the byte model): a CSR
 # matrix is read once (8-byte values, 4-byte column indices, 4-byte row pointers), dense
 # vectors are read or written once, outputs written once. Caches are ignored, so small inputs
@@ -110,7 +112,12 @@ def graphblas_matrix_value(m):
 
 def same(ref, got, rtol=1e-9):
     """(equal, detail): equal to rounding. Sparse results are compared as matrices (values,
-    not stored sets: an explicit zero equals an absent entry)."""
+    not stored sets: an explicit zero equals an absent entry); Entries (operands.py) by fill and
+    the entries that differ from it."""
+    if isinstance(ref, ops.Entries) or isinstance(got, ops.Entries):
+        if not (isinstance(ref, ops.Entries) and isinstance(got, ops.Entries)):
+            return False, "one result is Entries, the other is not"
+        return ref.compare(got, rtol)
     if isinstance(ref, float) or np.isscalar(ref):
         ok = abs(float(ref) - float(got)) <= rtol * max(1.0, abs(float(ref)))
         return ok, "" if ok else f"{ref!r} vs {got!r}"
@@ -135,15 +142,34 @@ def same(ref, got, rtol=1e-9):
 # ---- the workloads ----------------------------------------------------------------------------
 
 class Workload:
-    def __init__(self, name, title, program, inputs, output_format, peers, bytes_model=None, guarded=False):
+    def __init__(self, name, title, program, inputs, output_format, peers, bytes_model=None, guarded=False,
+                 family="core", ndims=(2,), memory=False, new_syntax=False, output_ndims=None):
         self.name = name
         self.title = title
-        self.program = program          # siskin program text
-        self.inputs = inputs            # siskin tensor names -> context attribute
-        self.output_format = output_format  # {output: format or ""}
+        self.program = program          # siskin program text, or function(ctx) -> text
+        self.inputs = inputs            # siskin tensor names -> context attribute, or function(ctx) -> tensor
+        self.output_format = output_format  # {output: format or ""}, or function(ctx) -> that
         self.peers = peers              # peer -> function(ctx) -> Runner
-        self.bytes_model = bytes_model
+        self.bytes_model = bytes_model  # function(ctx, result) -> bytes, or "io": siskin's inputs + outputs
         self.guarded = guarded          # cost can explode: first run tried under a time limit
+        self.family = family            # the REPORT.md section (FAMILIES)
+        self.ndims = ndims              # input orders it runs on (the 3-tensor only where 3 is listed)
+        self.memory = memory            # also measure peak memory (fused ufuncs)
+        self.new_syntax = new_syntax    # siskin may refuse its program text: a note, not a failure
+        self.output_ndims = output_ndims or {}  # outputs that are not matrices
+
+    def text(self, ctx):
+        return self.program(ctx) if callable(self.program) else self.program
+
+    def siskin_inputs(self, ctx):
+        return {k: (v(ctx) if callable(v) else getattr(ctx, v)) for k, v in self.inputs.items()}
+
+    def outputs(self, ctx):
+        """({output: format}, {output: ndims})."""
+        if callable(self.output_format):
+            f = self.output_format(ctx)
+            return f, {k: ctx.ops.ndim for k in f}
+        return self.output_format, dict(self.output_ndims)
 
 
 def scipy_runner(f, to_value=dense_value, note=""):
@@ -230,5 +256,142 @@ WORKLOADS = [
                                             "GrB_transpose into a row-major matrix = A held by column")},
              guarded=True),
 ]
+
+# ---- sparse array programming (issue 4 item 10): ufuncs, fused ufuncs, masked products, slices ----
+# Operands come from ctx.ops (operands.py): A, its last mode shifted by one (B) and by two (C),
+# the shifted ones holding the constant 2 (float64, int64 or true); _f float64, _i int64, _b bool.
+
+def _ix(ctx):
+    return ",".join("ijk"[:ctx.ops.ndim])
+
+
+def _ufunc_program(expr):
+    """Program text for an elementwise expression over A, B (and C) of the input's order."""
+    def text(ctx):
+        ix = _ix(ctx)
+        return f"Z[{ix}] = " + expr.format(A=f"A[{ix}]", B=f"B[{ix}]", C=f"C[{ix}]")
+    return text
+
+
+def _sparse_out(ctx):
+    return {"Z": "/".join(["dense(0)"] + [f"sparselist({k})" for k in range(1, ctx.ops.ndim)])}
+
+
+def _op(name):
+    return lambda ctx: ctx.ops.siskin(name)
+
+
+def pydata_ufunc(f, *names, note=""):
+    return lambda ctx: Runner(python_timed(lambda: f(*(ctx.ops.pydata(n) for n in names))), ops.pydata_entries,
+                              note)
+
+
+def siskin_entries_value(outputs):
+    return ops.siskin_entries(outputs)
+
+
+UFUNC_NDIMS = (2, 3)
+UNFUSED = "unfused: NumPy ufuncs on COO, one temporary per inner call"
+
+
+def ufunc(name, title, expr, names, f, memory=False, family="ufunc", note=""):
+    return Workload(name, title, _ufunc_program(expr), {k: _op(n) for k, n in zip("ABC", names)}, _sparse_out,
+                    {"pydata": pydata_ufunc(f, *names, note=note)}, "io", family=family, ndims=UFUNC_NDIMS,
+                    memory=memory)
+
+
+UFUNC_WORKLOADS = [
+    ufunc("u_xor", "logical_xor(A, B), bool", "logical_xor({A}, {B})", ("A_b", "B_b"), np.logical_xor),
+    ufunc("u_ldexp", "ldexp(A, B), float64 by int64", "ldexp({A}, {B})", ("A_f", "B_i"), np.ldexp),
+    ufunc("u_rshift", "right_shift(A, B), int64", "right_shift({A}, {B})", ("A_i", "B_i"), np.right_shift),
+    ufunc("u_power", "power(A, B), float64 (output fill 1)", "power({A}, {B})", ("A_f", "B_f"), np.power),
+    ufunc("f_and_xor", "logical_and(A, logical_xor(B, C)), bool", "logical_and({A}, logical_xor({B}, {C}))",
+          ("A_b", "B_b", "C_b"), lambda a, b, c: np.logical_and(a, np.logical_xor(b, c)), True, "fused", UNFUSED),
+    ufunc("f_or_xor", "logical_or(A, logical_xor(B, C)), bool", "logical_or({A}, logical_xor({B}, {C}))",
+          ("A_b", "B_b", "C_b"), lambda a, b, c: np.logical_or(a, np.logical_xor(b, c)), True, "fused", UNFUSED),
+    ufunc("f_and_or", "logical_and(A, logical_or(B, C)), bool", "logical_and({A}, logical_or({B}, {C}))",
+          ("A_b", "B_b", "C_b"), lambda a, b, c: np.logical_and(a, np.logical_or(b, c)), True, "fused", UNFUSED),
+]
+
+
+# The (min, +) semiring's "+": siskin's builtin add has no annihilator (inf + -inf is NaN), so
+# with operands whose fill is +inf it would visit every k; this + declares +inf its annihilator,
+# which holds for these operands (finite weights, fill +inf, no -inf or NaN).
+TROPICAL_PLUS = ("def tplus(a: float64, b: float64) -> float64 [commutative, associative, identity(0.0), "
+                 "annihilator(inf)] { return a + b }\n")
+
+
+def masked_mxv(name, ring, complement):
+    neg = "!" if complement else ""
+    # x is read at A's coordinates (follow): held as a bitmap (sparsebytemap), a lookup is one read.
+    if ring == "or_and":
+        body, a, x, fill = "y[i] |= A[i,j] && x[follow(j)]", "A_b", "x_b", 0.0
+    else:
+        body, a, x, fill = "y[i] min= tplus(A[i,j], x[follow(j)])", "A_w", "x_w", float("inf")
+    title = (f"masked mxv y{'(~m)' if complement else '(m)'} = A {ring.replace('_', '.')} x, "
+             "m and x sparse (10%), x held as a bitmap")
+    return Workload(name, title, ("" if ring == "or_and" else TROPICAL_PLUS) + f"for i {{ if {neg}m[i] {{ {body} }} }}",
+                    {"A": _op(a), "x": _op(x + "_bitmap"), "m": _op("m_b")}, {"y": "sparselist(0)"},
+                    {"graphblas": lambda ctx: Runner(
+                        lambda: ctx.gb.masked_mxv(ctx.ops.gb(a), ctx.ops.gb(x), ctx.ops.gb("m_b"), complement, ring),
+                        ops.graphblas_vector_entries(fill),
+                        "structural mask, replace" + (", complemented" if complement else "") +
+                        f", x held as {ctx.gb.vector_sparsity(ctx.ops.gb(x))} (GraphBLAS's choice)")},
+                    family="masked_mxv", output_ndims={"y": 1})
+
+
+def masked_mxm(name, ring):
+    if ring == "or_and":
+        body, a, b, fill = "C[i,j] |= A[i,k] && B[k,j]", "A_b", "Acol_b", 0.0
+    else:
+        body, a, b, fill = "C[i,j] min= tplus(A[i,k], B[k,j])", "A_w", "Acol_w", float("inf")
+    title = f"masked mxm C(M) = A {ring.replace('_', '.')} A, M = pattern of A (B = A held by column)"
+    return Workload(name, title, ("" if ring == "or_and" else TROPICAL_PLUS) + f"for i, j {{ if M[i,j] {{ {body} }} }}",
+                    {"A": _op(a), "B": _op(b), "M": _op("A_b")}, {"C": "csr"},
+                    {"graphblas": lambda ctx: Runner(
+                        lambda: ctx.gb.masked_mxm(ctx.ops.gb(a), ctx.ops.gb(b), ctx.ops.gb("A_b"), False, ring),
+                        ops.graphblas_matrix_entries(fill), "structural mask, replace; B held by column")},
+                    family="masked_mxm")
+
+
+MASKED_WORKLOADS = [
+    masked_mxv("mxv_or_m", "or_and", False),
+    masked_mxv("mxv_or_cm", "or_and", True),
+    masked_mxv("mxv_min_m", "min_plus", False),
+    masked_mxv("mxv_min_cm", "min_plus", True),
+    masked_mxm("mxm_or_m", "or_and"),
+    masked_mxm("mxm_min_m", "min_plus"),
+]
+
+
+def _rows(ctx):
+    m = ctx.A.shape[0]
+    return m // 4, 3 * m // 4
+
+
+SLICE_WORKLOADS = [
+    Workload("slice_add", "slice + add C = A[lo:hi, :] + B[lo:hi, :] (the middle half of the rows)",
+             lambda ctx: "C[i,j] = A[i({0}:{1}), j] + B[i({0}:{1}), j]".format(*_rows(ctx)),
+             {"A": "sA", "B": "sB"}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: c.A[_rows(c)[0]:_rows(c)[1], :] + c.B[_rows(c)[0]:_rows(c)[1], :],
+                                    scipy_sparse_value)},
+             family="slicing", new_syntax=True),
+    Workload("stride_add", "stride + add C = A[::2, ::2] + B[::2, ::2]",
+             "C[i,j] = A[i(::2), j(::2)] + B[i(::2), j(::2)]", {"A": "sA", "B": "sB"}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: c.A[::2, ::2] + c.B[::2, ::2], scipy_sparse_value)},
+             family="slicing", new_syntax=True),
+]
+
+WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS
+
+# The REPORT.md sections of the sparse array programming workloads: the peer, and issue 4's goal
+# for siskin's geometric-mean speed-up over it.
+FAMILIES = {
+    "ufunc": ("Single ufuncs against pydata/sparse", "pydata", 10.0),
+    "fused": ("Fused ufuncs against pydata/sparse (unfused there)", "pydata", 20.0),
+    "masked_mxv": ("Masked mxv against SuiteSparse:GraphBLAS", "graphblas", 1.3),
+    "masked_mxm": ("Masked mxm against SuiteSparse:GraphBLAS", "graphblas", None),
+    "slicing": ("Slicing and striding against scipy.sparse", "scipy", 3.0),
+}
 
 BY_NAME = {w.name: w for w in WORKLOADS}
