@@ -64,6 +64,25 @@ TEST_F(FunctionsCli, CheckFunctionReportsHoldingClaims) {
                         "lcm: ok: commutative holds\n");
 }
 
+// A declared space: one that holds is reported; a body that is not constant outside fails.
+TEST_F(FunctionsCli, CheckFunctionChecksADeclaredSpace) {
+    Result ok = siskin_cli("check-function " +
+                           write("space.sk", "def cli_keep(x: float64, y: float64) -> float64 "
+                                             "[space(x & !y)] {\n"
+                                             "    if y == 0 { return x * x + 1 }\n"
+                                             "    return 1\n}\n"));
+    EXPECT_EQ(ok.status, 0) << ok.output;
+    EXPECT_EQ(ok.output, "cli_keep: ok: space holds\n");
+    Result bad = siskin_cli("check-function " +
+                            write("bad_space.sk", "def cli_sum(x: float64, y: float64) -> float64 "
+                                                  "[space(x)] { return x + y }\n"));
+    EXPECT_EQ(bad.status, 1) << bad.output;
+    EXPECT_NE(bad.output.find("cli_sum: space does not hold: cli_sum(float64 0, float64 1) is "
+                              "outside the space x, where cli_sum is float64 0"),
+              std::string::npos)
+        << bad.output;
+}
+
 TEST_F(FunctionsCli, CheckFunctionReportsCounterexamplesAndFails) {
     std::string file = write("bad.sk", R"(def minus(a: int32, b: int32) -> int32 [commutative] {
     return a - b

@@ -32,6 +32,7 @@ namespace siskin {
 namespace functions {
 struct Body; // parsed statements (src/functions/ast.hpp)
 struct Case; // a parsed special case
+struct Space; // a parsed iteration space
 } // namespace functions
 
 struct FunctionParam {
@@ -72,6 +73,14 @@ public:
     FunctionDef& identity(Scalar value, std::optional<int> position = std::nullopt);
     FunctionDef& annihilator(Scalar value, std::optional<int> position = std::nullopt,
                              bool finite_only = false);
+    /// An explicit iteration space (the paper's iteration algebra), "(x | y) & !(x & y)": a set
+    /// expression over the parameters with | (union), & (intersection), ^ (symmetric
+    /// difference) and ! (complement) whose atoms are `x != c` (x differs from the constant c),
+    /// `x == c` (its complement) and a bare `x` (x != 0). Trusted like the properties: outside
+    /// the space the function is one constant (its value at a point outside), so the compiler
+    /// folds a call whose constant arguments already place it outside; check_function tests
+    /// it. Program text: the property `space(...)`.
+    FunctionDef& space(std::string_view set_expression);
     /// A special case, "gcd(x, 0) = abs(x)": where the arguments equal the given constants
     /// (NaN matches NaN, -0.0 matches 0.0), the result is the expression instead of the body.
     /// Cases are tried in the order given.
@@ -97,6 +106,9 @@ public:
     void set_body(std::shared_ptr<const functions::Body> body) { body_ = std::move(body); }
     void add_case(std::shared_ptr<const functions::Case> c) { cases_.push_back(std::move(c)); }
     void set_where(SourceLocation where) { where_ = std::move(where); }
+    void set_space(std::shared_ptr<const functions::Space> space) { space_ = std::move(space); }
+    /// The declared space as parsed; null when none.
+    const std::shared_ptr<const functions::Space>& space_ast() const { return space_; }
     FunctionProperties& mutable_properties() { return properties_; }
     const std::shared_ptr<const functions::Body>& body_ast() const { return body_; }
     const std::vector<std::shared_ptr<const functions::Case>>& cases() const { return cases_; }
@@ -108,6 +120,7 @@ private:
     FunctionProperties properties_;
     std::shared_ptr<const functions::Body> body_;
     std::vector<std::shared_ptr<const functions::Case>> cases_;
+    std::shared_ptr<const functions::Space> space_;
     int64_t step_limit_ = 1'000'000;
     std::optional<SourceLocation> where_;
 };
@@ -141,9 +154,11 @@ std::vector<FunctionDef> define_functions(std::string_view text,
 /// The definition behind a user-defined operator; nullptr for builtins and unknown names.
 std::shared_ptr<const FunctionDef> find_function(std::string_view name);
 
-/// Evaluates every declared property on sample values (check_properties in operators.hpp)
-/// and every special case against the body (property "case"); a call that throws (a loop
-/// over the step limit) is a violation too. Nothing returned: every check holds.
+/// Evaluates every declared property on sample values (check_properties in operators.hpp),
+/// every special case against the body (property "case") and, for a declared space, the body
+/// at sample points outside the space against its value there (property "space"); a call
+/// that throws (a loop over the step limit) is a violation too. Nothing returned: every check
+/// holds.
 std::vector<PropertyViolation> check_function(const FunctionDef& def);
 
 } // namespace siskin

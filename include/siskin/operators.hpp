@@ -77,6 +77,12 @@ public:
     /// min(-inf, NaN) is NaN).
     bool annihilator_finite_only = false;
 
+    /// Optional partial evaluation: given the arguments that are known constants (nullopt
+    /// for the others), the result when those alone decide it, else nullopt. A user function
+    /// with a declared iteration space (functions.hpp) answers its value outside the space
+    /// when the known arguments place the call outside; the simplifier folds such calls.
+    std::function<std::optional<Scalar>(std::span<const std::optional<Scalar>>)> known_result;
+
     /// C expression template for code generation: "$0 + $1", "fmax($0, $1)", ...; may use
     /// helpers from the kernel prelude.
     ///

@@ -24,7 +24,10 @@ public:
     Converter(LowerCtx& ctx, const KernelTensors& kt, const ir::Program& program)
         : ctx_(ctx), kt_(kt) {
         ir::visit(program.body, [&](const ir::Stmt& s) {
-            if (const auto* a = s->as<ir::Assign>()) ++assigns_[a->lhs->tensor];
+            if (const auto* a = s->as<ir::Assign>()) {
+                ++assigns_[a->lhs->tensor];
+                writers_[a->lhs->tensor].insert(a->op.empty() ? nullptr : lookup_operator(a->op));
+            }
         });
     }
 
@@ -91,6 +94,12 @@ private:
         // An overwrite that is its tensor's only write and hits every element at most once
         // (every loop around it indexes the output) may skip writing the fill.
         bool single = !op && assigns_[t.name] == 1;
+        // For a reduction, single_write says that every write to the tensor is this reduction
+        // and its operator is idempotent, commutative and associative: the element is its fill
+        // combined with what was reduced into it, so reducing the fill again changes nothing
+        // (y max= 0 from fill 0, as in a (max, *) product where A holds its fill).
+        if (op && op->idempotent && op->commutative && op->associative)
+            single = writers_[t.name] == std::set<const Operator*>{op};
         for (const auto& i : loops_) {
             bool indexed = false;
             for (const auto& s : a.lhs->indices)
@@ -253,6 +262,7 @@ private:
     LowerCtx& ctx_;
     const KernelTensors& kt_;
     std::map<std::string, int> assigns_;
+    std::map<std::string, std::set<const Operator*>> writers_; // nullptr: `=`
     std::vector<std::string> loops_;
     std::map<std::string, ValueType> vars_;
     std::map<std::string, std::pair<int64_t, int64_t>> ranges_;

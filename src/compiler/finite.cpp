@@ -46,7 +46,9 @@ std::set<std::string> finiteness_matters(const ir::Program& program,
         const auto* c = e->as<ir::Call>();
         if (!c || c->args.size() != 2) return;
         const Operator* op = lookup_operator(c->op);
-        if (!op || !op->annihilator_finite_only) return;
+        // add and sub too: inf + x folds to inf for finite x (simplify_calls.cpp).
+        bool matters = op && (op->annihilator_finite_only || op->name == "add" || op->name == "sub");
+        if (!matters) return;
         for (size_t k = 0; k < 2; ++k)
             if (may_hold_fill(c->args[1 - k], inputs)) tensors_in(c->args[k], out);
     });

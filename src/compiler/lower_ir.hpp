@@ -208,9 +208,9 @@ struct For final : SNode {
         : SNode(static_kind), index(std::move(i)), lo(std::move(l)), hi(std::move(h)), body(std::move(b)) {}
 };
 
-/// `lhs op= rhs` (op null: `lhs = rhs`). `single_write` marks an overwrite that is the only
-/// assignment of its tensor and writes every element at most once: writing the output's fill
-/// there changes nothing, so it may be dropped.
+/// `lhs op= rhs` (op null: `lhs = rhs`). `single_write`: an overwrite that is the only assignment
+/// of its tensor and writes every element at most once, or an idempotent reduction that is the
+/// only kind of write to its tensor: either way writing the output's fill changes nothing.
 struct Assign final : SNode {
     static constexpr StmtKind static_kind = StmtKind::Assign;
     const TensorBinding* tensor;

@@ -65,4 +65,11 @@ struct Case {
     std::shared_ptr<const Source> source;
 };
 
+/// `space(x & !y)`: a declared iteration space, as parsed (an expression over the parameters;
+/// checked and turned into a SpaceNode tree by check_space, iteration_space.hpp).
+struct Space {
+    Expr expr;
+    std::shared_ptr<const Source> source;
+};
+
 } // namespace siskin::functions

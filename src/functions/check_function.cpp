@@ -1,12 +1,14 @@
 // check_function: the declared properties through the algebra's check_properties (the same
 // sample values and counterexample messages as for the builtins), then every special case
-// against the body alone.
+// against the body alone, and the body outside a declared iteration space against its one value
+// there.
 #include <functional>
 
 #include <fmt/format.h>
 
 #include "algebra/samples.hpp"
 #include "functions/interpreter.hpp"
+#include "functions/iteration_space.hpp"
 #include "functions/operator_adapter.hpp"
 #include "siskin/error.hpp"
 #include "siskin/functions.hpp"
@@ -65,12 +67,63 @@ void check_cases(const functions::Code& code, std::vector<PropertyViolation>& ou
     }
 }
 
+// The body at sample points outside the declared space (each parameter over its type's
+// samples and the constants the space names) against the one value it must have there.
+void check_space(const functions::Code& code, std::vector<PropertyViolation>& out) {
+    if (!code.space) return;
+    std::optional<functions::Outside> outside;
+    try {
+        outside = functions::outside_value(code);
+    } catch (const Error& e) {
+        out.push_back({"space", e.message()});
+        return;
+    }
+    if (!outside) return; // the space is everything
+    std::vector<std::vector<Scalar>> samples;
+    for (size_t k = 0; k < code.params.size(); ++k) {
+        std::vector<Scalar> s = functions::space_constants(*code.space, static_cast<int>(k));
+        for (const Scalar& v : algebra::sample_values(code.params[k])) s.push_back(v);
+        samples.push_back(std::move(s));
+    }
+    int reported = 0;
+    std::vector<Scalar> args(samples.size());
+    std::function<void(size_t)> each = [&](size_t k) {
+        if (reported >= kExamplesPerCase) return;
+        if (k < samples.size()) {
+            for (const Scalar& s : samples[k]) {
+                args[k] = s;
+                each(k + 1);
+            }
+            return;
+        }
+        std::vector<std::optional<Scalar>> known(args.begin(), args.end());
+        if (functions::space_contains(*code.space, known) != false) return;
+        std::string where = fmt::format("{} is outside the space {}, where {} is {} (its value "
+                                        "at {}),",
+                                        call_text(code.name, args), code.space_text, code.name,
+                                        show(outside->value),
+                                        call_text(code.name, outside->point));
+        try {
+            Scalar got = functions::interpret(code, args);
+            if (!got.same_value(outside->value)) {
+                out.push_back({"space", fmt::format("{} but the body gives {}", where, show(got))});
+                ++reported;
+            }
+        } catch (const Error& e) {
+            out.push_back({"space", fmt::format("{} but it throws: {}", where, e.message())});
+            ++reported;
+        }
+    };
+    each(0);
+}
+
 } // namespace
 
 std::vector<PropertyViolation> check_function(const FunctionDef& def) {
     functions::BuiltFunction built = functions::build_function(def);
     std::vector<PropertyViolation> out = check_properties(built.op);
     check_cases(*built.code, out);
+    check_space(*built.code, out);
     return out;
 }
 

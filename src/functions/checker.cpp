@@ -8,6 +8,7 @@
 
 #include "functions/ast.hpp"
 #include "functions/code.hpp"
+#include "functions/iteration_space.hpp"
 #include "functions/parser.hpp"
 #include "ir/lexer.hpp"
 #include "siskin/error.hpp"
@@ -69,6 +70,10 @@ public:
             add_slot(p.name, p.type, {});
         }
         check_properties();
+        if (const auto& space = def_.space_ast()) {
+            code_->space = check_space(def_, *space);
+            code_->space_text = ir::print(space->expr);
+        }
         const Body& body = *def_.body_ast();
         source_ = body.source.get();
         scopes_.push_back(scope_.size());

@@ -51,6 +51,17 @@ struct CodeCase {
     std::string text;                         // "gcd(x, 0) = abs(x)", for reports
 };
 
+/// A declared iteration space, checked: atoms "parameter `param` differs from `value`" (the
+/// value in the parameter's type) combined by complement, intersection, union and symmetric
+/// difference. iteration_space.hpp evaluates it.
+struct SpaceNode {
+    enum class Kind { Differs, Not, And, Or, Xor };
+    Kind kind = Kind::Differs;
+    int param = -1;
+    Scalar value;
+    std::vector<SpaceNode> args;
+};
+
 struct Code {
     std::string name;
     std::vector<ValueType> params;   // slots 0..n-1
@@ -59,6 +70,8 @@ struct Code {
     std::vector<std::string> slot_names; // as written
     std::vector<CodeStmt> body;
     std::vector<CodeCase> cases;
+    std::optional<SpaceNode> space; // FunctionDef::space, when declared
+    std::string space_text;         // as printed, for reports
     int64_t step_limit = 0;
     /// The user-defined operators the body and cases call, in order of first use.
     std::vector<const Operator*> calls;

@@ -107,6 +107,11 @@ FunctionDef& FunctionDef::annihilator(Scalar value, std::optional<int> position,
     return *this;
 }
 
+FunctionDef& FunctionDef::space(std::string_view set_expression) {
+    space_ = functions::parse_space(set_expression, fmt::format("<space of {}>", name_));
+    return *this;
+}
+
 FunctionDef& FunctionDef::special_case(std::string_view text) {
     cases_.push_back(functions::parse_case(text, fmt::format("<case of {}>", name_)));
     return *this;
@@ -142,6 +147,7 @@ std::string FunctionDef::to_string() const {
     if (p.identity) declared("identity", *p.identity);
     if (p.annihilator) declared("annihilator", *p.annihilator);
     if (p.annihilator_finite_only) props.emplace_back("annihilator_finite_only");
+    if (space_) props.push_back("space(" + ir::print(space_->expr) + ")");
     if (!props.empty()) {
         out += " [";
         for (size_t k = 0; k < props.size(); ++k) out += (k ? ", " : "") + props[k];

@@ -6,6 +6,7 @@
 
 #include "functions/c_emitter.hpp"
 #include "functions/interpreter.hpp"
+#include "functions/iteration_space.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::functions {
@@ -86,6 +87,23 @@ BuiltFunction build_function(const FunctionDef& def) {
             auto z = placed(d, t, arg);
             if (!z) return std::nullopt;
             return std::pair{*z, d.value.cast(result)};
+        };
+    }
+
+    // A declared space: outside it the function is one value, so a call whose constant
+    // arguments already place it outside is that constant.
+    if (auto outside = outside_value(*code)) {
+        Scalar v = outside->value;
+        op.known_result = [code, params, v](std::span<const std::optional<Scalar>> args)
+            -> std::optional<Scalar> {
+            if (args.size() != params.size()) return std::nullopt;
+            std::vector<std::optional<Scalar>> known;
+            for (size_t k = 0; k < args.size(); ++k) {
+                if (args[k]) known.emplace_back(args[k]->cast(params[k].type));
+                else known.emplace_back(std::nullopt);
+            }
+            if (space_contains(*code->space, known) == false) return v;
+            return std::nullopt;
         };
     }
 

@@ -117,6 +117,10 @@ public:
         return std::make_shared<Body>(Body{block, source_});
     }
 
+    std::shared_ptr<const Space> space_only() {
+        return std::make_shared<Space>(Space{expr(), source_});
+    }
+
     const Token& peek(size_t k = 0) const { return toks_[std::min(at_ + k, toks_.size() - 1)]; }
     [[noreturn]] void fail_expected(std::string_view what, const Token& found) const {
         src_.fail(found.pos, fmt::format("expected {}, found {}", what, ir::describe(found)));
@@ -242,7 +246,7 @@ private:
             const Token& t = peek();
             if (t.kind != TokenKind::Identifier)
                 fail_expected("a property (commutative, associative, idempotent, identity(v), "
-                              "annihilator(v) or annihilator_finite_only)",
+                              "annihilator(v), annihilator_finite_only or space(...))",
                               t);
             if (std::find(seen.begin(), seen.end(), t.text) != seen.end())
                 src_.fail(t.pos, fmt::format("property {} is given twice", t.text));
@@ -254,13 +258,25 @@ private:
             else if (t.text == "annihilator_finite_only") p.annihilator_finite_only = true;
             else if (t.text == "identity") p.identity = declared_value(def, "identity");
             else if (t.text == "annihilator") p.annihilator = declared_value(def, "annihilator");
+            else if (t.text == "space") def.set_space(space_property());
             else
                 src_.fail(t.pos, fmt::format("unknown property '{}'; the properties are "
                                              "commutative, associative, idempotent, identity(v), "
-                                             "annihilator(v) and annihilator_finite_only",
+                                             "annihilator(v), annihilator_finite_only and "
+                                             "space(...)",
                                              t.text));
         } while (accept(","));
         expect("]", "',' or ']' after a property");
+    }
+
+    // `(x & !y)`: the set expression, checked later (iteration_space.cpp).
+    std::shared_ptr<const Space> space_property() {
+        expect("(", "'(' and the iteration space, as in space(x & !y)");
+        skip_newlines();
+        auto s = std::make_shared<Space>(Space{expr(), source_});
+        skip_newlines();
+        expect(")", "')' to close space(");
+        return s;
     }
 
     // `(v)` or `(v, param)`.
@@ -591,6 +607,19 @@ std::shared_ptr<const Body> parse_body(std::string_view text, std::string_view s
     std::vector<Token> toks = ir::lex(src);
     size_t at = 0;
     return Parser(src, toks, at, source).body_only();
+}
+
+std::shared_ptr<const Space> parse_space(std::string_view text, std::string_view source_name) {
+    auto source = own(text, source_name);
+    ir::SourceText src{source->text, source->name};
+    std::vector<Token> toks = ir::lex(src);
+    size_t at = 0;
+    Parser p(src, toks, at, source);
+    while (p.peek().kind == TokenKind::Newline) ++at;
+    auto s = p.space_only();
+    while (p.peek().kind == TokenKind::Newline) ++at;
+    if (p.peek().kind != TokenKind::End) p.fail_expected("the end of the space", p.peek());
+    return s;
 }
 
 std::shared_ptr<const Case> parse_case(std::string_view text, std::string_view source_name) {

@@ -28,6 +28,9 @@ std::shared_ptr<const Body> parse_body(std::string_view text, std::string_view s
 /// "gcd(x, 0) = abs(x)", with or without a leading `case` (FunctionDef::special_case).
 std::shared_ptr<const Case> parse_case(std::string_view text, std::string_view source_name);
 
+/// The set expression of a space property given on its own, "x & !y" (FunctionDef::space).
+std::shared_ptr<const Space> parse_space(std::string_view text, std::string_view source_name);
+
 /// Words a function body cannot use as a variable name.
 bool is_body_keyword(std::string_view word);
 

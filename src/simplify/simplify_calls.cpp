@@ -1,4 +1,5 @@
-// Expression rules: constant folding, annihilators, identities, known selects; and resolution
+// Expression rules: constant folding, annihilators, identities, declared iteration spaces,
+// known selects; and resolution
 // of fibres whose coordinates became known.
 #include <cmath>
 
@@ -29,6 +30,65 @@ std::optional<LExpr> fold(const Call& c) {
         values.push_back(lit->value);
     }
     return Literal::make(c.op->apply(values).cast(c.type));
+}
+
+// Whether e can be neither NaN nor the infinity `inf`: a literal; a stored value read from a
+// tensor whose stored values are finite; a read of such a tensor whose fill is neither.
+bool excludes_nan_and(const LExpr& e, double inf) {
+    if (!is_float(e->type)) return true;
+    auto allowed = [&](const Scalar& s) {
+        double v = s.as_double();
+        return !std::isnan(v) && v != inf;
+    };
+    switch (e->kind) {
+    case NodeKind::Literal: return allowed(e->as<Literal>()->value);
+    case NodeKind::CValue: return e->as<CValue>()->finite;
+    case NodeKind::Fiber: {
+        const auto* t = e->as<Fiber>()->tensor;
+        return t->finite && allowed(t->fill);
+    }
+    case NodeKind::Unfurled: {
+        const auto* t = e->as<Unfurled>()->tensor;
+        return t && t->finite && allowed(t->fill);
+    }
+    default: return false;
+    }
+}
+
+// inf + x, x + inf and inf - x are inf, x - inf is -inf (and the same for -inf) when x can be
+// neither NaN nor the infinity that would cancel: an infinite fill (the (min, +) semiring's
+// "no edge") absorbs the finite stored values it meets, so those regions fold away.
+std::optional<LExpr> infinity_rule(const Call& c) {
+    if (c.args.size() != 2 || !is_float(c.type)) return std::nullopt;
+    bool add = c.op->name == "add", sub = c.op->name == "sub";
+    if (!add && !sub) return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+        const auto* lit = c.args[static_cast<size_t>(k)]->as<Literal>();
+        if (!lit || !is_float(lit->value.type())) continue;
+        double v = lit->value.as_double();
+        if (!std::isinf(v)) continue;
+        const LExpr& other = c.args[static_cast<size_t>(1 - k)];
+        if (!excludes_nan_and(other, add ? -v : v)) continue;
+        double result = sub && k == 1 ? -v : v;
+        return Literal::make(Scalar::of(result).cast(c.type));
+    }
+    return std::nullopt;
+}
+
+// A call whose literal arguments decide it (a user function's declared iteration space says
+// the call is outside it): the operator's known result.
+std::optional<LExpr> known_rule(const Call& c) {
+    if (!c.op->known_result) return std::nullopt;
+    std::vector<std::optional<Scalar>> known;
+    bool any = false;
+    for (const auto& a : c.args) {
+        const auto* lit = a->as<Literal>();
+        any = any || lit;
+        known.push_back(lit ? std::optional<Scalar>(lit->value) : std::nullopt);
+    }
+    if (!any) return std::nullopt;
+    if (auto v = c.op->known_result(known)) return Literal::make(v->cast(c.type));
+    return std::nullopt;
 }
 
 // op(x, literal) or op(literal, x) for a binary operator.
@@ -75,6 +135,8 @@ LExpr rule(LowerCtx& ctx, const LExpr& e) {
         const auto& c = *e->as<Call>();
         if (auto f = fold(c)) return *f;
         if (auto r = binary_rules(c)) return *r;
+        if (auto r = known_rule(c)) return *r;
+        if (auto r = infinity_rule(c)) return *r;
         if (auto r = select_rule(c)) return *r;
         return e;
     }

@@ -9,14 +9,17 @@ namespace siskin::compiler {
 
 namespace {
 
-// y op= rhs with rhs the operator's identity for y's type leaves y unchanged; `y = fill` on an
-// element nothing else writes leaves it at its initial fill.
+// y op= rhs with rhs the operator's identity for y's type leaves y unchanged, and so does
+// y op= fill when only this idempotent reduction writes y (single_write on a reduction, see
+// convert.cpp); `y = fill` on an element nothing else writes leaves it at its initial fill.
 bool write_changes_nothing(const Assign& a) {
     const auto* lit = a.rhs->as<Literal>();
     if (!lit) return false;
     ValueType out = a.lhs->type;
     if (a.op) {
-        if (!a.op->identity || promote(out, lit->value.type()) != out) return false;
+        if (promote(out, lit->value.type()) != out) return false;
+        if (a.single_write && lit->value.cast(out).same(a.tensor->fill)) return true;
+        if (!a.op->identity) return false;
         auto e = a.op->identity(out, 1);
         return e && lit->value.same_value(*e);
     }

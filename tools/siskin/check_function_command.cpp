@@ -24,6 +24,7 @@ std::string claims(const FunctionDef& def) {
     if (p.idempotent) parts.emplace_back("idempotent");
     if (p.identity) parts.push_back("identity " + p.identity->value.to_string());
     if (p.annihilator) parts.push_back("annihilator " + p.annihilator->value.to_string());
+    if (def.space_ast()) parts.emplace_back("space");
     size_t cases = def.cases().size();
     if (cases) parts.push_back(fmt::format("{} case{}", cases, cases == 1 ? "" : "s"));
     std::string out;
