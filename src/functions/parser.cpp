@@ -609,30 +609,35 @@ std::shared_ptr<const Body> parse_body(std::string_view text, std::string_view s
     return Parser(src, toks, at, source).body_only();
 }
 
-std::shared_ptr<const Space> parse_space(std::string_view text, std::string_view source_name) {
+namespace {
+
+// One form that must fill the whole text (blank lines around it, and `;` after it when
+// `semicolons`, allowed).
+template <class Form>
+auto parse_whole(std::string_view text, std::string_view source_name, const char* what,
+                 bool semicolons, Form form) {
     auto source = own(text, source_name);
     ir::SourceText src{source->text, source->name};
     std::vector<Token> toks = ir::lex(src);
     size_t at = 0;
     Parser p(src, toks, at, source);
     while (p.peek().kind == TokenKind::Newline) ++at;
-    auto s = p.space_only();
-    while (p.peek().kind == TokenKind::Newline) ++at;
-    if (p.peek().kind != TokenKind::End) p.fail_expected("the end of the space", p.peek());
-    return s;
+    auto parsed = form(p);
+    while (p.peek().kind == TokenKind::Newline || (semicolons && p.peek().is(";"))) ++at;
+    if (p.peek().kind != TokenKind::End) p.fail_expected(what, p.peek());
+    return parsed;
+}
+
+} // namespace
+
+std::shared_ptr<const Space> parse_space(std::string_view text, std::string_view source_name) {
+    return parse_whole(text, source_name, "the end of the space", false,
+                       [](Parser& p) { return p.space_only(); });
 }
 
 std::shared_ptr<const Case> parse_case(std::string_view text, std::string_view source_name) {
-    auto source = own(text, source_name);
-    ir::SourceText src{source->text, source->name};
-    std::vector<Token> toks = ir::lex(src);
-    size_t at = 0;
-    Parser p(src, toks, at, source);
-    while (p.peek().kind == TokenKind::Newline) ++at;
-    auto c = p.case_form();
-    while (p.peek().kind == TokenKind::Newline || p.peek().is(";")) ++at;
-    if (p.peek().kind != TokenKind::End) p.fail_expected("the end of the case", p.peek());
-    return c;
+    return parse_whole(text, source_name, "the end of the case", true,
+                       [](Parser& p) { return p.case_form(); });
 }
 
 } // namespace siskin::functions
