@@ -154,8 +154,9 @@ def plot(results, out_dir):
     return files
 
 
-# The sparse array programming families (workloads.FAMILIES, repeated here so that report.py can
-# regenerate a report from a results file alone): title, peer, issue 4's goal for the geomean.
+# The sparse array programming families (a workload's `family` names one): title, peer, and
+# issue 4's goal for siskin's geometric-mean speed-up over that peer. Kept here, not in
+# workloads.py, so that report.py can regenerate a report from a results file alone.
 FAMILIES = {
     "ufunc": ("Single ufuncs against pydata/sparse", "pydata", 10.0),
     "fused": ("Fused ufuncs against pydata/sparse (unfused there)", "pydata", 20.0),

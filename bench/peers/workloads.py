@@ -152,7 +152,7 @@ class Workload:
         self.peers = peers              # peer -> function(ctx) -> Runner
         self.bytes_model = bytes_model  # function(ctx, result) -> bytes, or "io": siskin's inputs + outputs
         self.guarded = guarded          # cost can explode: first run tried under a time limit
-        self.family = family            # the REPORT.md section (FAMILIES)
+        self.family = family            # the REPORT.md section (report.FAMILIES)
         self.ndims = ndims              # input orders it runs on (the 3-tensor only where 3 is listed)
         self.memory = memory            # also measure peak memory (fused ufuncs)
         self.new_syntax = new_syntax    # siskin may refuse its program text: a note, not a failure
@@ -383,15 +383,5 @@ SLICE_WORKLOADS = [
 ]
 
 WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS
-
-# The REPORT.md sections of the sparse array programming workloads: the peer, and issue 4's goal
-# for siskin's geometric-mean speed-up over it.
-FAMILIES = {
-    "ufunc": ("Single ufuncs against pydata/sparse", "pydata", 10.0),
-    "fused": ("Fused ufuncs against pydata/sparse (unfused there)", "pydata", 20.0),
-    "masked_mxv": ("Masked mxv against SuiteSparse:GraphBLAS", "graphblas", 1.3),
-    "masked_mxm": ("Masked mxm against SuiteSparse:GraphBLAS", "graphblas", None),
-    "slicing": ("Slicing and striding against scipy.sparse", "scipy", 3.0),
-}
 
 BY_NAME = {w.name: w for w in WORKLOADS}
