@@ -28,30 +28,17 @@ struct Result {
     std::string err; // stderr
 };
 
-class CliCompiled : public ::testing::Test {
+class CliCompiled : public test::CliScratch {
 protected:
-    void SetUp() override {
-        dir_ = fs::path(::testing::TempDir()) /
-               ("siskin-cli-compiled-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_ / "cache");
-        fs::permissions(dir_ / "cache", fs::perms::owner_all, fs::perm_options::replace);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
     // Runs the command with its own kernel cache; `env` is prepended (e.g. "SISKIN_DUMP_AFTER=x").
     Result siskin_cli(const std::string& args, const std::string& env = "") {
-        std::string command = "SISKIN_CACHE_DIR=" + (dir_ / "cache").string() + " " + env + " " +
+        std::string command = cache_env() + " " + env + " " +
                               SISKIN_CLI_PATH + " " + args + " 2>" + path("stderr.txt");
         auto [status, out] = test::run_command(command);
         std::ifstream err_file(path("stderr.txt"));
         std::string err((std::istreambuf_iterator<char>(err_file)), {});
         return {status, out, err};
     }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
     static std::string data(const std::string& name) { return std::string(SISKIN_REPO_DATA_DIR) + "/" + name; }
     nlohmann::json stats(const std::string& name) const {
         std::ifstream in(path(name));
@@ -64,7 +51,6 @@ protected:
         write_matrix_market(x, path("x.mtx"));
         return path("x.mtx");
     }
-    fs::path dir_;
 };
 
 void expect_one_line_error(const Result& r, const std::string& needle) {

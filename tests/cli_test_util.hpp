@@ -1,9 +1,11 @@
 #pragma once
 // Running the `siskin` command from tests: one popen helper for every CLI test file.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -30,5 +32,29 @@ inline CommandResult run_command(const std::string& command) {
 inline CommandResult siskin_cli(const std::string& args) {
     return run_command(std::string(SISKIN_CLI_PATH) + " " + args + " 2>&1");
 }
+
+// A fixture with a scratch directory of its own per test (removed afterwards) holding a private
+// kernel cache, so CLI runs neither share nor leave compiled kernels.
+class CliScratch : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::path(::testing::TempDir()) /
+               ("siskin-cli-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_ / "cache");
+        std::filesystem::permissions(dir_ / "cache", std::filesystem::perms::owner_all,
+                                     std::filesystem::perm_options::replace);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+    // The environment setting that points the command at this test's kernel cache.
+    std::string cache_env() const { return "SISKIN_CACHE_DIR=" + (dir_ / "cache").string(); }
+    std::filesystem::path dir_;
+};
 
 } // namespace siskin::test

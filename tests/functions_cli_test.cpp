@@ -1,7 +1,6 @@
 // `siskin check-function FILE` and `siskin run --functions FILE` end to end: exit statuses,
 // reports and results.
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -16,7 +15,6 @@
 #include "siskin/tensor.hpp"
 
 using namespace siskin;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -37,22 +35,13 @@ def lcm(a: int64, b: int64) -> int64 [commutative] {
 }
 )";
 
-class FunctionsCli : public ::testing::Test {
+class FunctionsCli : public test::CliScratch {
 protected:
-    void SetUp() override {
-        dir_ = fs::path(::testing::TempDir()) /
-               ("siskin-functions-cli-" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
     std::string write(const std::string& name, const std::string& text) {
-        std::string p = (dir_ / name).string();
+        std::string p = path(name);
         std::ofstream(p) << text;
         return p;
     }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    fs::path dir_;
 };
 
 } // namespace

@@ -1,8 +1,5 @@
 // `siskin run` with a sliced operand: compiled by default, the same values as the reference.
-#include <filesystem>
 #include <string>
-
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -10,28 +7,14 @@
 #include "siskin/io.hpp"
 
 using namespace siskin;
-namespace fs = std::filesystem;
 
 namespace {
 
-class SlicingCli : public ::testing::Test {
+class SlicingCli : public test::CliScratch {
 protected:
-    void SetUp() override {
-        dir_ = fs::path(::testing::TempDir()) / ("siskin-slicing-cli-" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_ / "cache");
-        fs::permissions(dir_ / "cache", fs::perms::owner_all, fs::perm_options::replace);
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
     test::CommandResult cli(const std::string& args) {
-        return test::run_command("SISKIN_CACHE_DIR=" + (dir_ / "cache").string() + " " + SISKIN_CLI_PATH + " " +
-                                 args + " 2>&1");
+        return test::run_command(cache_env() + " " + SISKIN_CLI_PATH + " " + args + " 2>&1");
     }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    fs::path dir_;
 };
 
 TEST_F(SlicingCli, RunReadsASlice) {
