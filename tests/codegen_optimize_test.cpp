@@ -199,5 +199,58 @@ TEST(CodegenNestedIfs, SameConditionTwiceBecomesOneIf) {
     }
 }
 
+// for (int64_t v = 0; v < n; v++) { body }
+Stmt counted(const std::string& v, std::vector<Stmt> body) {
+    return For::make(Decl::make(kI64, v, i64(0)), lt(var(v), var("n")), Increment::make(var(v)),
+                     Block::make(std::move(body)));
+}
+
+std::string run_fuse(const Stmt& s) { return print(fuse_constant_init(s, {{"y", kF64}})); }
+
+// y set to 0 by one loop, then row i of the next reaches y[i] only: the row starts from the
+// constant in a local and stores it once at its end; the first loop goes.
+TEST(CodegenConstantInit, SetLoopFusesIntoTheRowLoop) {
+    Stmt init = counted("k", {assign(y_at("k"), lit(Scalar::of(0.0)))});
+    Stmt rows = counted("i", {If::make(lt(var("p"), var("end")),
+                                       walk({assign(y_at("i"), add(y_at("i"), at(var("v"), var("p"))))}))});
+    std::string c = run_fuse(Block::make({init, rows}));
+    EXPECT_EQ(c.find("y[k]"), std::string::npos) << c;
+    EXPECT_NE(c.find("double y_row = 0.0;"), std::string::npos) << c;
+    EXPECT_NE(c.find("y_row = y_row + v[p];"), std::string::npos) << c;
+    EXPECT_NE(c.find("y[i] = y_row;"), std::string::npos) << c;
+    EXPECT_GT(c.find("y[i] = y_row;"), c.find("y_row = y_row + v[p];")) << c;
+}
+
+// Every way iteration i could see another element, skip its final store, or change what the
+// fusion relies on leaves both loops as they are.
+TEST(CodegenConstantInit, LeavesUnsafePairsAlone) {
+    Stmt init = counted("k", {assign(y_at("k"), lit(Scalar::of(0.0)))});
+    auto update = [](Expr index) { return assign(at(var("y"), index), add(at(var("y"), index), var("x"))); };
+    std::vector<Stmt> unsafe = {
+        counted("i", {update(at(var("crd"), var("i")))}),             // another element
+        counted("i", {update(var("i")), update(add(var("i"), i64(1)))}), // a second element
+        counted("i", {If::make(var("c"), Break::make()), update(var("i"))}),   // leaves early
+        counted("i", {If::make(var("c"), Continue::make()), update(var("i"))}), // skips the store
+        counted("i", {update(var("i")), assign(var("n"), var("m"))}),  // moves the bound
+        counted("i", {update(var("i")), assign(var("i"), var("m"))}),  // moves the index
+        counted("j", {update(var("j")), Goto::make("out")}),            // early exit
+        For::make(Decl::make(kI64, "i", i64(1)), lt(var("i"), var("n")), Increment::make(var("i")),
+                  Block::make({update(var("i"))})),                     // a different range
+    };
+    for (const Stmt& rows : unsafe) {
+        Stmt pair = Block::make({init, rows});
+        EXPECT_EQ(run_fuse(pair), print(pair)) << print(rows);
+    }
+    // A break inside an inner loop ends that loop only: still fused.
+    Stmt inner_break = counted("i", {walk({update(var("i")), If::make(var("c"), Break::make())})});
+    EXPECT_EQ(run_fuse(Block::make({init, inner_break})).find("y[k]"), std::string::npos);
+    // A store between the loops, or a set of something other than a constant: left alone.
+    Stmt between = Block::make({init, assign(y_at("j"), var("x")), counted("i", {update(var("i"))})});
+    EXPECT_EQ(run_fuse(between), print(between));
+    Stmt varying = Block::make({counted("k", {assign(y_at("k"), at(var("v"), var("k")))}),
+                                counted("i", {update(var("i"))})});
+    EXPECT_EQ(run_fuse(varying), print(varying));
+}
+
 } // namespace
 } // namespace siskin::cast

@@ -30,6 +30,8 @@ public:
 
     Scalar get(int64_t i) const;
     void set(int64_t i, const Scalar& v);
+    /// Sets every element to `v` (cast to the buffer's type).
+    void fill(const Scalar& v);
 
     template <class T> T* data() { return static_cast<T*>(raw_.data); }
     template <class T> const T* data() const { return static_cast<const T*>(raw_.data); }

@@ -34,6 +34,14 @@ Stmt remove_dead_locals(const Stmt& body);
 /// A `goto` in the loop (an early exit past its end) stores the local back before it jumps.
 Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays);
 
+/// A constant set into every element of a dense output by one loop, followed by a loop over the
+/// same range whose iteration i reaches the array only at [i] and always runs to its end:
+/// `for (k = 0; k < n; k++) X[k] = c; for (i = 0; i < n; i++) B` becomes
+/// `for (i = 0; i < n; i++) { T X_row = c; B with X[i] as X_row; X[i] = X_row; }`. Iteration i is
+/// the first to touch X[i], and its final stores cover what the first loop set. Run before
+/// replace_scalars. `arrays`: as for replace_scalars.
+Stmt fuse_constant_init(const Stmt& body, const std::map<std::string, Type>& arrays);
+
 /// `if (c) { if (c) S }` (no else on either, c pure) becomes `if (c) S`: a looplet's phase guard
 /// and the guard of the run it collapsed often test the same condition.
 Stmt merge_nested_ifs(const Stmt& body);

@@ -210,4 +210,19 @@ bool is_pure(const Expr& e) {
     return pure;
 }
 
+std::map<std::string, Type> indexed_only(const Stmt& body, const std::map<std::string, Type>& arrays) {
+    std::map<std::string, int> vars, uses;
+    for_each_node(body, [&](const Expr& e) {
+        if (e.kind() == ExprKind::Var) ++vars[e.as<Var>().name];
+        if (e.kind() == ExprKind::Index && e.as<Index>().base.kind() == ExprKind::Var)
+            ++uses[e.as<Index>().base.as<Var>().name];
+    }, [&](const Stmt& s) {
+        if (auto v = assigned_var(s)) ++uses[*v];
+    });
+    std::map<std::string, Type> safe;
+    for (const auto& [name, type] : arrays)
+        if (vars[name] == uses[name]) safe.emplace(name, type);
+    return safe;
+}
+
 } // namespace siskin::cast

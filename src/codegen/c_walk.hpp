@@ -1,6 +1,7 @@
 #pragma once
 // Walking and rebuilding the C AST (c_ast.hpp), for the cleanup passes of c_optimize.hpp.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -33,5 +34,9 @@ std::optional<std::string> assigned_var(const Stmt& s);
 /// True when evaluating e has no effect but its value: no assignment, and calls only of the
 /// pure prelude and operator helpers (siskin_op_*, searches, min/max). Loads count as pure.
 bool is_pure(const Expr& e);
+
+/// The arrays of `arrays` that body reaches only as `a[...]` (or by assigning the pointer, as
+/// growing a buffer does): no copy of the pointer elsewhere can alias their elements.
+std::map<std::string, Type> indexed_only(const Stmt& body, const std::map<std::string, Type>& arrays);
 
 } // namespace siskin::cast

@@ -288,18 +288,7 @@ private:
 } // namespace
 
 Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays) {
-    // Only arrays the kernel reaches by indexing alone: a pointer copied elsewhere could alias.
-    std::map<std::string, int> vars, uses;
-    for_each_node(body, [&](const Expr& e) {
-        if (e.kind() == ExprKind::Var) ++vars[e.as<Var>().name];
-        if (e.kind() == ExprKind::Index && e.as<Index>().base.kind() == ExprKind::Var)
-            ++uses[e.as<Index>().base.as<Var>().name];
-    }, [&](const Stmt& s) {
-        if (auto v = assigned_var(s)) ++uses[*v];
-    });
-    std::map<std::string, Type> safe;
-    for (const auto& [name, type] : arrays)
-        if (vars[name] == uses[name]) safe.emplace(name, type);
+    std::map<std::string, Type> safe = indexed_only(body, arrays);
     if (safe.empty()) return body;
     Replacer r(body, safe);
     return r.walk(body);

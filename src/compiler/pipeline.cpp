@@ -71,7 +71,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     });
     // Cleanups the looplets leave to the finished C (c_optimize.hpp).
     cast::Stmt body = cast::remove_dead_locals(cast::merge_nested_ifs(cast::Block::make(code)));
-    body = cast::replace_scalars(body, output_arrays);
+    body = cast::replace_scalars(cast::fuse_constant_init(body, output_arrays), output_arrays);
     std::set<std::string> output_pointers;
     for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
     body = cast::restrict_pointers(body, output_pointers);

@@ -65,10 +65,9 @@ public:
     Buffer build(ValueType type, const Scalar& fill, int64_t num_positions,
                  std::span<const int64_t> positions,
                  std::span<const Scalar> values) const override {
-        Buffer out(type, num_positions);
+        Buffer out(type, num_positions); // zeroed
         // Full levels have positions no entry names; they hold the fill.
-        if (static_cast<int64_t>(positions.size()) != num_positions || !fill.same(Scalar::zero(type)))
-            for (int64_t q = 0; q < num_positions; ++q) out.set(q, fill);
+        if (!fill.same(Scalar::zero(type))) out.fill(fill);
         for (size_t e = 0; e < positions.size(); ++e) out.set(positions[e], values[e]);
         return out;
     }

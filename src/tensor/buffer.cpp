@@ -1,5 +1,6 @@
 #include "siskin/buffer.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -33,8 +34,11 @@ void* allocate(void* old, int64_t elements, ValueType type) {
 
 Buffer::Buffer(ValueType type, int64_t size) : type_(type) {
     SISKIN_ASSERT(size >= 0, "negative buffer size");
-    raw_.data = allocate(nullptr, size, type_);
-    if (size > 0) std::memset(raw_.data, 0, static_cast<size_t>(size) * type_size(type_));
+    // calloc: large blocks come zeroed from the system, so a fresh output costs no memset pass.
+    raw_.data = size == 0 ? nullptr : std::calloc(static_cast<size_t>(size), type_size(type_));
+    if (size > 0 && !raw_.data)
+        throw Error(fmt::format("out of memory allocating a buffer of {} {} elements", size,
+                                type_name(type_)));
     raw_.size = raw_.capacity = size;
 }
 
@@ -87,6 +91,28 @@ Scalar Buffer::get(int64_t i) const {
 void Buffer::set(int64_t i, const Scalar& v) {
     SISKIN_ASSERT(i >= 0 && i < raw_.size, fmt::format("buffer index {} of {}", i, raw_.size));
     v.cast(type_).store(static_cast<char*>(raw_.data) + i * type_size(type_));
+}
+
+namespace {
+template <class Word> void fill_words(void* data, int64_t n, const void* value) {
+    Word w;
+    std::memcpy(&w, value, sizeof w);
+    std::fill_n(static_cast<Word*>(data), n, w);
+}
+} // namespace
+
+void Buffer::fill(const Scalar& v) {
+    if (raw_.size == 0) return;
+    alignas(8) unsigned char bytes[8] = {};
+    v.cast(type_).store(bytes);
+    switch (type_size(type_)) { // by width: one typed store per element, no Scalar per element
+    case 1: fill_words<uint8_t>(raw_.data, raw_.size, bytes); break;
+    case 2: fill_words<uint16_t>(raw_.data, raw_.size, bytes); break;
+    case 4: fill_words<uint32_t>(raw_.data, raw_.size, bytes); break;
+    case 8: fill_words<uint64_t>(raw_.data, raw_.size, bytes); break;
+    default:
+        for (int64_t i = 0; i < raw_.size; ++i) set(i, v);
+    }
 }
 
 } // namespace siskin
