@@ -1,7 +1,7 @@
 // Format conversion as a compiled copy program: `for <target order> { B[i0,..] = A[i0,..] }`.
 // The loops follow the target's level order, because an append-only level (sparselist) is
-// written in order only; the source is read along them, by random access where that goes
-// against its own order (a CSR source under CSC loops searches each row). What the compiler
+// written in order only; the source is read along them, by random access where its level
+// allows it cheaply, otherwise through a transposed temporary (concordize.cpp). What the compiler
 // refuses (Error Unsupported: today only a sparsebytemap target level above another level) falls
 // back to the runtime Tensor::convert.
 #include <fmt/format.h>
