@@ -140,4 +140,33 @@ Concordized concordize(const ir::Program& program,
     return out;
 }
 
+std::optional<ForwardedCopy> forwarded_copy(const Concordized& cz) {
+    std::set<std::string> loops;
+    ir::Stmt s = cz.program.body;
+    for (;;) {
+        if (const auto* b = s->as<ir::Block>(); b && b->stmts.size() == 1) s = b->stmts.front();
+        else if (const auto* f = s->as<ir::For>(); f && !f->lo && !f->hi && loops.insert(f->index).second)
+            s = f->body;
+        else break;
+    }
+    const auto* a = s->as<ir::Assign>();
+    if (!a || !a->op.empty()) return std::nullopt;
+    const auto* from = a->rhs->as<ir::Access>();
+    if (!from || from->indices.size() != a->lhs->indices.size() || loops.size() != from->indices.size())
+        return std::nullopt;
+    auto temp = std::find_if(cz.transposes.begin(), cz.transposes.end(),
+                             [&](const Transpose& t) { return t.temp == from->tensor; });
+    if (temp == cz.transposes.end()) return std::nullopt;
+    for (size_t k = 0; k < from->indices.size(); ++k) {
+        const auto* to_index = a->lhs->indices[k]->as<ir::Index>();
+        const auto* from_index = from->indices[k]->as<ir::Index>();
+        if (!to_index || !from_index || to_index->slice || from_index->slice ||
+            to_index->name != from_index->name || !loops.count(to_index->name))
+            return std::nullopt;
+    }
+    auto out = cz.signatures.find(a->lhs->tensor);
+    if (out == cz.signatures.end() || !out->second.matches(temp->signature)) return std::nullopt;
+    return ForwardedCopy{a->lhs->tensor, temp->temp};
+}
+
 } // namespace siskin::compiler

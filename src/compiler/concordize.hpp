@@ -5,6 +5,7 @@
 // the temporary as an ordinary input; Kernel::run builds it from the input before the call.
 // A subscript written `follow(i)` keeps its random access (a binary search) instead.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,14 @@ bool reads_discordantly(const ir::Access& a, const Format& format, const std::ve
 
 Concordized concordize(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures);
+
+/// A program that only copies a transposed temporary into an output of the very same signature
+/// (`for i1, i0 { B[i0,i1] = A_by10[i0,i1] }`, CSR to CSC): the temporary already is the output
+/// (the transpose drops entries equal to the fill, as the copy would), so Kernel::run moves it
+/// there instead of running the copy.
+struct ForwardedCopy {
+    std::string output, temp;
+};
+std::optional<ForwardedCopy> forwarded_copy(const Concordized& cz);
 
 } // namespace siskin::compiler

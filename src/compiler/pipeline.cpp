@@ -53,6 +53,7 @@ KernelPlan plan_kernel(const ir::Program& program,
         plan.outputs = tensors.outputs;
         for (const auto& name : tensors.order()) plan.signatures.emplace(name, cz.signatures.at(name));
         plan.transposes = cz.transposes;
+        if (ws.workspaces.empty()) plan.forwarded = forwarded_copy(cz);
         plan.workspaces = ws.workspaces;
         for (const auto& name : tensors.outputs)
             if (std::none_of(ws.workspaces.begin(), ws.workspaces.end(),

@@ -35,6 +35,9 @@ struct KernelPlan {
     /// Temporaries Kernel::run builds from inputs before the call (inputs lists the temporaries,
     /// not their sources, where every read was redirected).
     std::vector<Transpose> transposes;
+    /// Set when the program only copies one of them into an output of its signature: run moves
+    /// the temporary there and calls no kernel.
+    std::optional<ForwardedCopy> forwarded;
     /// Temporary outputs Kernel::run allocates (outputs lists them in ABI order; visible_outputs
     /// is outputs without them).
     std::vector<Workspace> workspaces;
