@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include "codegen/compiler.hpp"
 #include "codegen/jit_testing.hpp"
 #include "codegen_test_util.hpp"
 #include "siskin/codegen/jit.hpp"
@@ -82,9 +83,13 @@ TEST_F(CodegenJit, CompilesAndCalls) {
     EXPECT_EQ(r.library->key().find_first_not_of("0123456789abcdef"), std::string::npos);
     EXPECT_EQ(r.library->path(), cache_.path() + "/" + r.library->key() + ".so");
     EXPECT_TRUE(fs::exists(r.library->path()));
-    // Only the library and the runtime headers remain: no temporary files.
+    // Only the library, the runtime headers and (when this process asked the compiler here
+    // first) the memo of its version remain: no temporary files.
     std::vector<std::string> names = files_in(cache_.path());
-    ASSERT_EQ(names.size(), 2u) << fmt::format("{}", fmt::join(names, ", "));
+    std::erase_if(names, [](const std::string& n) {
+        return n.rfind("compiler-", 0) == 0 && n.size() > 8 && n.substr(n.size() - 8) == ".version";
+    });
+    ASSERT_EQ(names.size(), 2u) << fmt::format("{}", fmt::join(files_in(cache_.path()), ", "));
     EXPECT_EQ(names[0], r.library->key() + ".so");
     EXPECT_EQ(names[1].rfind("runtime-", 0), 0u);
     EXPECT_TRUE(fs::exists(cache_.path() + "/" + names[1] + "/siskin_prelude.h"));
@@ -302,6 +307,28 @@ TEST_F(CodegenJit, SyntaxErrorKeepsTheSourceAndNamesIt) {
         EXPECT_NE(name.rfind("tmp-", 0), 0u) << "left behind: " << name;
         EXPECT_EQ(name.find(".so"), std::string::npos) << "a library for broken source: " << name;
     }
+}
+
+// `cc --version` costs a new process most of its load time, so its answer is kept in the cache
+// directory per compiler binary and read back instead of asked again.
+TEST_F(CodegenJit, CompilerVersionIsKeptInTheCacheDirectory) {
+    TempDir bin;
+    const std::string real = compiler_identity("cc", "test").real_path;
+    auto memo_dir = [&] { return cache_.path(); };
+    const std::string first = bin.path() + "/cc-first";
+    fs::create_symlink(real, first);
+    const CompilerIdentity& id = compiler_identity(first, "test", memo_dir);
+    ASSERT_FALSE(id.version.empty());
+    std::string memo = compiler_version_memo(cache_.path(), id.path, id.real_path);
+    ASSERT_FALSE(memo.empty());
+    EXPECT_EQ(read_text(memo), id.version);
+    // A memo is believed: for a name whose memo is planted, the compiler is not asked.
+    const std::string second = bin.path() + "/cc-second";
+    fs::create_symlink(real, second);
+    std::string planted = compiler_version_memo(cache_.path(), second, real);
+    EXPECT_NE(planted, memo); // named by the path it is called as, too
+    std::ofstream(planted) << "planted 1.0\n";
+    EXPECT_EQ(compiler_identity(second, "test", memo_dir).version, "planted 1.0\n");
 }
 
 TEST_F(CodegenJit, MissingCompilerIsAClearError) {

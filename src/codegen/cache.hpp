@@ -6,6 +6,7 @@
 //   <key>.so             a compiled kernel, installed by rename() so readers never see half a file
 //   failed-<key>.c       the source of a kernel that did not compile, kept for the user to inspect
 //   runtime-<hash>/      the embedded runtime headers of one siskin build (the -I directory)
+//   compiler-<hash>.version  a compiler's `--version`, kept so a new process need not ask it
 //   tmp-*                files being written; each process writes only its own
 #include <optional>
 #include <string>

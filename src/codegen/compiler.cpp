@@ -2,15 +2,21 @@
 
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <sstream>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
+#include "codegen/file_util.hpp"
 #include "codegen/process.hpp"
 #include "siskin/error.hpp"
 
@@ -38,7 +44,27 @@ std::string find_command(const std::string& command) {
     }
 }
 
-CompilerIdentity identify(const std::string& command, std::string_view origin) {
+std::optional<std::string> read_memo(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Written beside its name and renamed over it, so a concurrent reader sees all of it or none.
+void write_memo(const std::string& path, const std::string& version) {
+    std::string temp = fmt::format("{}.tmp-{}", path, static_cast<long long>(getpid()));
+    try {
+        write_file(temp, version);
+        if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
+    } catch (const Error&) {
+        std::remove(temp.c_str()); // a memo is an optimisation: failing to write it is no error
+    }
+}
+
+CompilerIdentity identify(const std::string& command, std::string_view origin,
+                          const std::function<std::string()>& memo_dir) {
     if (command.empty()) throw Error(fmt::format("the C compiler given by {} is empty", origin));
     CompilerIdentity id;
     id.path = find_command(command);
@@ -49,23 +75,42 @@ CompilerIdentity identify(const std::string& command, std::string_view origin) {
                                 command.find('/') == std::string::npos ? " on PATH" : ""));
     char real[PATH_MAX];
     id.real_path = realpath(id.path.c_str(), real) ? std::string(real) : id.path;
+    std::string memo = memo_dir ? compiler_version_memo(memo_dir(), id.path, id.real_path) : "";
+    if (!memo.empty())
+        if (auto version = read_memo(memo); version && !version->empty()) {
+            id.version = std::move(*version);
+            return id;
+        }
     ProcessResult r = run_process({id.path, "--version"});
     if (r.exit_status != 0)
         throw Error(fmt::format("C compiler '{}' (from {}) failed to report its version "
                                 "(`{} --version` exited with status {}): {}",
                                 command, origin, id.path, r.exit_status, r.output));
     id.version = std::move(r.output);
+    if (!memo.empty() && !id.version.empty()) write_memo(memo, id.version);
     return id;
 }
 
 } // namespace
 
-const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin) {
+// `<dir>/compiler-<hash>.version`: the memo of one compiler binary's `--version`, named by its
+// path as called, real path, size and modification time, so a reinstalled compiler gets a new one.
+std::string compiler_version_memo(const std::string& dir, const std::string& path, const std::string& real_path) {
+    struct stat st;
+    if (stat(real_path.c_str(), &st) != 0) return "";
+    std::string id = fmt::format("{}\n{}\n{}\n{}.{}", path, real_path, static_cast<long long>(st.st_size),
+                                 static_cast<long long>(st.st_mtim.tv_sec), static_cast<long long>(st.st_mtim.tv_nsec));
+    XXH128_hash_t h = XXH3_128bits(id.data(), id.size());
+    return fmt::format("{}/compiler-{:016x}{:016x}.version", dir, h.high64, h.low64);
+}
+
+const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin,
+                                          const std::function<std::string()>& memo_dir) {
     static std::mutex mutex;
     static std::map<std::string, CompilerIdentity> known; // node-based: references stay valid
     std::lock_guard lock(mutex);
     auto it = known.find(command);
-    if (it == known.end()) it = known.emplace(command, identify(command, origin)).first;
+    if (it == known.end()) it = known.emplace(command, identify(command, origin, memo_dir)).first;
     return it->second;
 }
 

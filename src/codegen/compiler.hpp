@@ -1,6 +1,7 @@
 #pragma once
 // The system C compiler: finding it, identifying it (for the cache key) and running it to build
 // a shared object.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,16 @@ struct CompilerIdentity {
 
 /// Finds `command` (a path, or a name looked up on PATH) and asks it for its version, once per
 /// process and command. `origin` says where the command came from ("SISKIN_CC", "JitOptions")
-/// for the error raised when it is missing or does not run.
-const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin);
+/// for the error raised when it is missing or does not run. `memo_dir`, when it gives a
+/// directory, keeps the version across processes in a file named by the compiler's real path,
+/// size and modification time (running `cc --version` costs a new process most of its 5 ms).
+const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin,
+                                          const std::function<std::string()>& memo_dir = {});
+
+/// The file in `dir` that keeps the `--version` of the compiler called as `path` (resolving to
+/// `real_path`), named by both and the binary's size and modification time; "" when the binary
+/// cannot be examined.
+std::string compiler_version_memo(const std::string& dir, const std::string& path, const std::string& real_path);
 
 struct CompileOutcome {
     bool ok = false;

@@ -163,7 +163,8 @@ std::string_view cache_status_name(CacheStatus s) {
 JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
     auto start = Clock::now();
     Settings s = resolve(options);
-    const CompilerIdentity& cc = compiler_identity(s.compiler, s.compiler_origin);
+    const CompilerIdentity& cc = compiler_identity(
+        s.compiler, s.compiler_origin, [&] { return KernelCache::open(options.cache_dir).dir(); });
     std::string key = kernel_key(c_source, cc, s.flags);
 
     std::shared_ptr<Slot> slot = slot_for(key);
