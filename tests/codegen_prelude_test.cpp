@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -53,6 +54,12 @@ int64_t gallop_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
     return siskin_gallop_i64(a, lo, hi, x);
 }
 int64_t min_max(int64_t a, int64_t b) { return siskin_min_i64(a, b) * 1000 + siskin_max_i64(a, b); }
+void sort_touched_i32(int32_t *a, int64_t n, const bool *used, int64_t dim, int32_t *tmp) {
+    siskin_sort_touched_i32(a, n, used, dim, tmp);
+}
+void sort_touched_i64(int64_t *a, int64_t n, const bool *used, int64_t dim, int64_t *tmp) {
+    siskin_sort_touched_i64(a, n, used, dim, tmp);
+}
 )";
 
 class CodegenPrelude : public ::testing::Test {
@@ -213,6 +220,62 @@ TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
     EXPECT_EQ(gallop(a.data(), 0, n, 1999999), n);
     EXPECT_EQ(gallop(a.data(), 5, n, 777777), 388889);
     EXPECT_EQ(gallop(a.data(), 5, 5, 777777), 5);
+}
+
+// The touched list of a sparsebytemap workspace: n distinct coordinates of [0, dim) in random
+// order, their bytes set. Lengths on both sides of each switch (insertion sort up to 32, radix
+// sort up to dim / 32, a scan of the bytes above), none, and the whole width; extents that are
+// not a multiple of 8 (the scan's tail), and radix sorts of one, two and three passes (an odd
+// count ends in the scratch array and is copied back).
+template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*, int64_t, T*)) {
+    std::mt19937_64 rng(11);
+    int cases = 0;
+    for (int64_t dim : std::initializer_list<int64_t>{1, 7, 8, 9, 100, 1000, 4099, 70000, (int64_t{1} << 20) + 3}) {
+        std::vector<int64_t> all(static_cast<size_t>(dim));
+        for (int64_t c = 0; c < dim; ++c) all[static_cast<size_t>(c)] = c;
+        for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{32}, int64_t{33}, dim / 32,
+                          dim / 32 + 1, dim / 2, dim - 1, dim}) {
+            if (n < 0 || n > dim) continue;
+            // n distinct coordinates: a partial Fisher-Yates shuffle of 0..dim-1.
+            for (int64_t k = 0; k < n; ++k)
+                std::swap(all[static_cast<size_t>(k)],
+                          all[static_cast<size_t>(k + static_cast<int64_t>(rng() % static_cast<uint64_t>(dim - k)))]);
+            std::vector<T> a(all.begin(), all.begin() + n), tmp(static_cast<size_t>(n) + 1);
+            std::vector<char> bytes(static_cast<size_t>(dim), 0);
+            for (T c : a) bytes[static_cast<size_t>(c)] = 1;
+            std::unique_ptr<bool[]> used(new bool[static_cast<size_t>(dim)]);
+            for (int64_t c = 0; c < dim; ++c) used[static_cast<size_t>(c)] = bytes[static_cast<size_t>(c)] != 0;
+            std::vector<T> want = a;
+            std::sort(want.begin(), want.end());
+            sort(a.data(), n, used.get(), dim, tmp.data());
+            ASSERT_EQ(a, want) << "dim " << dim << " n " << n;
+            // The bytes are read, never written.
+            EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), used.get(),
+                                   [](char b, bool u) { return (b != 0) == u; }))
+                << "dim " << dim << " n " << n;
+            ++cases;
+        }
+    }
+    EXPECT_GE(cases, 70);
+    // Columns close together share their high digits: the radix sort skips those passes.
+    for (int64_t dim : std::initializer_list<int64_t>{70000, (int64_t{1} << 20) + 3}) {
+        for (int64_t base : {int64_t{0}, int64_t{1000}, dim - 200}) {
+            std::vector<T> a;
+            for (int64_t c = base; c < base + 200; c += 2) a.push_back(static_cast<T>(c));
+            std::shuffle(a.begin(), a.end(), rng);
+            std::unique_ptr<bool[]> used(new bool[static_cast<size_t>(dim)]());
+            for (T c : a) used[static_cast<size_t>(c)] = true;
+            std::vector<T> want = a, tmp(a.size());
+            std::sort(want.begin(), want.end());
+            sort(a.data(), static_cast<int64_t>(a.size()), used.get(), dim, tmp.data());
+            EXPECT_EQ(a, want) << "dim " << dim << " base " << base;
+        }
+    }
+}
+
+TEST_F(CodegenPrelude, SortTouchedOrdersTheListOnEveryPath) {
+    check_sort_touched<int32_t>(fn<void(int32_t*, int64_t, const bool*, int64_t, int32_t*)>("sort_touched_i32"));
+    check_sort_touched<int64_t>(fn<void(int64_t*, int64_t, const bool*, int64_t, int64_t*)>("sort_touched_i64"));
 }
 
 TEST_F(CodegenPrelude, MinMax) {

@@ -1,5 +1,6 @@
 // workspaces: SpGEMM in einsum form compiles to Gustavson's algorithm with a row workspace; the
 // inner-product form written as loops keeps its order; SDDMM and two-output programs.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -77,7 +78,7 @@ TEST(CompilerWorkspaces, SpgemmEinsumIsGustavsonWithARowWorkspace) {
 
 // A matrix whose rows have very different numbers of entries: empty rows, rows of a few entries,
 // and dense rows, so that SpGEMM rows touch few, some, and most of the columns (the touched
-// list is insertion-sorted, quicksorted, or rebuilt from the bytes).
+// list is insertion-sorted or rebuilt from the bytes).
 Tensor mixed_rows(int64_t m, int64_t n, const std::string& format, uint64_t seed, double fill = 0.0) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -102,8 +103,9 @@ OutputSpec spec_with_fill(const std::string& format, double fill) {
 // and output formats, output fills, reduction operators, sums of products; rows touching few,
 // some and most columns; products that cancel to the fill (not stored).
 TEST(CompilerWorkspaces, BytemapWorkspaceSpgemmAgreesWithTheReference) {
-    // 800 columns: rows touching up to 24 are insertion-sorted, up to 50 quicksorted, more
-    // rebuilt from the bytes. (The reference evaluator is dense: m * 40 * 800 per case.)
+    // 800 columns: rows touching up to 32 are insertion-sorted, more rebuilt from the bytes (the
+    // radix sort's range needs wider rows: EveryWayOfOrderingTheTouchedList... below). (The
+    // reference evaluator is dense: m * 40 * 800 per case.)
     Tensor A = mixed_rows(24, 40, "csr", 61), B = mixed_rows(40, 800, "csr", 62);
     Tensor Ad = mixed_rows(24, 40, "dcsr", 61), Bd = mixed_rows(40, 800, "dcsr", 62);
     Tensor Ab = mixed_rows(24, 40, "dense(0)/sparsebytemap(1)", 61);
@@ -133,6 +135,68 @@ TEST(CompilerWorkspaces, BytemapWorkspaceSpgemmAgreesWithTheReference) {
     auto c = run_compiled(gemm, {{"A", &p}, {"B", &q}}, {{"C", spec("csr")}}).at("C");
     std::vector<std::vector<int64_t>> want{{1, 0}};
     EXPECT_EQ(stored_coordinates(c), want);
+}
+
+// B's rows touch controlled numbers of C's 3000 columns, and A's rows pick them, so that C's rows
+// take every way of ordering the touched list (runtime/siskin_touched.h): none touched (an empty
+// row of A, and a row of A whose B row is empty), 5 (insertion sort), 33 and 60 (radix sort, up
+// to 3000 / 32 = 93), 94 and 500 (a scan of the bytes), all 3000 (the whole width), and a row
+// summing several B rows whose columns overlap. 32- and 64-bit outputs (and so workspaces).
+TEST(CompilerWorkspaces, EveryWayOfOrderingTheTouchedListAgreesWithTheReference) {
+    const int64_t n = 3000;
+    std::mt19937_64 rng(5);
+    const std::vector<int64_t> touches{0, 5, 33, 60, 94, 500, n};
+    CoordinateList b;
+    b.ndims = 2;
+    for (size_t k = 0; k < touches.size(); ++k) {
+        std::vector<int64_t> cols(static_cast<size_t>(n));
+        for (int64_t c = 0; c < n; ++c) cols[static_cast<size_t>(c)] = c;
+        std::shuffle(cols.begin(), cols.end(), rng);
+        cols.resize(static_cast<size_t>(touches[k]));
+        std::sort(cols.begin(), cols.end());
+        for (int64_t c : cols)
+            b.add(std::vector<int64_t>{static_cast<int64_t>(k), c},
+                  Scalar::of(static_cast<double>(static_cast<int64_t>(rng() % 3) + 1) * (rng() % 2 ? 1 : -1)));
+    }
+    CoordinateList a;
+    a.ndims = 2;
+    // Row 0 of A is empty; row 1 + k picks B row k; the last row sums B rows 1 to 5.
+    const int64_t m = static_cast<int64_t>(touches.size()) + 2;
+    for (size_t k = 0; k < touches.size(); ++k)
+        a.add(std::vector<int64_t>{static_cast<int64_t>(k) + 1, static_cast<int64_t>(k)}, Scalar::of(2.0));
+    for (int64_t k = 1; k <= 5; ++k) a.add(std::vector<int64_t>{m - 1, k}, Scalar::of(static_cast<double>(k)));
+    const auto kb = static_cast<int64_t>(touches.size());
+    for (const std::string format : {"csr", "csr@32"}) {
+        Tensor A = Tensor::from_coordinates({m, kb}, ValueType::Float64, Scalar::of(0.0),
+                                            Format::parse(format, 2), a);
+        Tensor B = Tensor::from_coordinates({kb, n}, ValueType::Float64, Scalar::of(0.0),
+                                            Format::parse(format, 2), b);
+        for (const std::string out : {"csr", "csr@32", "csr@64"})
+            expect_same("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec(out)}},
+                        "operands " + format + " output " + out);
+        auto c = run_compiled("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}}).at("C");
+        // Row 1 + k stores B row k's entries doubled (none is zero): as many as B row k has.
+        auto coords = stored_coordinates(c);
+        for (size_t k = 0; k < touches.size(); ++k)
+            EXPECT_EQ(std::count_if(coords.begin(), coords.end(),
+                                    [&](const std::vector<int64_t>& x) { return x[0] == static_cast<int64_t>(k) + 1; }),
+                      touches[k])
+                << format << " row " << k + 1;
+    }
+}
+
+// The touched list has the output's index width: 32-bit coordinates for a csr@32 output.
+TEST(CompilerWorkspaces, TheTouchedListHasTheOutputsIndexWidth) {
+    Tensor A = random_matrix(4, 4, 0.5, "csr", 1), B = random_matrix(4, 4, 0.5, "csr", 2);
+    std::map<std::string, TensorSignature> sigs{{"A", TensorSignature::of(A)}, {"B", TensorSignature::of(B)}};
+    TensorSignature s;
+    s.ndims = 2;
+    s.format = Format::parse("csr@32", 2);
+    s.fill = Scalar::of(0.0);
+    sigs.emplace("C", s);
+    std::string c = generate_c(ir::parse_program("C[i,j] += A[i,k] * B[k,j]"), sigs);
+    EXPECT_NE(c.find("int32_t *C_ws_srt"), std::string::npos) << c;
+    EXPECT_NE(c.find("siskin_sort_touched_i32(C_ws_srt, C_ws_touched"), std::string::npos) << c;
 }
 
 // For csr operands and a csr output the row workspace is a sparsebytemap: a first touch marks the

@@ -46,12 +46,16 @@ ir::Stmt wrap(const std::vector<std::string>& loops, size_t from, size_t to, ir:
 
 // The row workspace for an output whose last level is `format`'s: a sparsebytemap (a touched
 // list, so the copy and the reset cost O(touched)) when that level appends in coordinate order;
-// a dense vector when it is written by random access anyway (dense, sparsebytemap).
+// a dense vector when it is written by random access anyway (dense, sparsebytemap). The touched
+// list holds the output's coordinates, so it takes that level's index width: 32-bit coordinates
+// halve the list's traffic while it is sorted and copied.
 Format workspace_format(const Format& format) {
-    const auto* level = levels::find_level_format(format.levels().back().kind);
+    const LevelSpec& last = format.levels().back();
+    const auto* level = levels::find_level_format(last.kind);
     const auto* face = level ? level->codegen() : nullptr;
     if (face && !face->random_write())
-        return Format({{.kind = "sparsebytemap", .modes = {0}, .index_bits = 64}}, Leaf::Element);
+        return Format({{.kind = "sparsebytemap", .modes = {0}, .index_bits = last.index_bits == 32 ? 32 : 64}},
+                      Leaf::Element);
     return Format::dense(1).with_index_bits(64);
 }
 

@@ -38,8 +38,9 @@ using namespace siskin::compiler;
 // again and again) the level keeps a touched list instead: srt[0 .. used-1] lists the coordinates
 // written since the last read, in the order first written. A write marks a slot on first touch
 //   if (!tbl[q]) { tbl[q] = 1; srt[used++] = i; leaf[q] = fill; }     then the leaf op= value
-// and a walk (or gallop) drains it: it sorts the list, walks it, and then resets only the
-// touched bytes, so each round costs O(touched), not O(n):
+// and a walk (or gallop) drains it: it sorts the list (runtime/siskin_touched.h: insertion,
+// radix through the scratch srt[n .. 2n), or a scan of the bytes when the list is long), walks
+// it, and then resets only the touched bytes, so each round costs O(touched), not O(n):
 //   Thunk(sort srt[0..used), sorted walk over srt[0..used), for p < used: tbl[srt[p]] = 0; used = 0)
 class SparseByteMapCodegen final : public LevelCodegen {
 public:
@@ -89,8 +90,9 @@ public:
         });
         if (t.workspace) {
             // The touched list holds each slot at most once, so it never grows while writing; a
-            // value is set to the fill when its slot is first touched, not here.
-            ctx.emit(ctx.reserve(t.buffer(level, "srt"), c_mul(hi, n)));
+            // value is set to the fill when its slot is first touched, not here. The second half
+            // of srt is the sort's scratch (srt + n).
+            ctx.emit(ctx.reserve(t.buffer(level, "srt"), c_mul(c_int(2), c_mul(hi, n))));
             SISKIN_ASSERT(t.values, "a sparsebytemap workspace has an element leaf");
             ctx.emit(ctx.reserve(*t.values, c_mul(hi, n)));
             return;
@@ -167,7 +169,7 @@ private:
         ValueType itype = t.index_type(f.level);
         std::string sort = "siskin_sort_touched_" + std::string(search_suffix(itype));
         std::vector<cast::Stmt> pre{cast::Eval::make(
-            cast::call(sort, {srt, count, c_add(tbl, base), n}))};
+            cast::call(sort, {srt, count, c_add(tbl, base), n, c_add(srt, n)}))};
         std::vector<cast::Stmt> post = ctx.capture([&] {
             emit_range_loop(ctx, c_int(0), count, [&](const cast::Expr& p) {
                 return std::vector<cast::Stmt>{cast::assign(
