@@ -41,10 +41,13 @@ TEST(CompilerScalarReplacement, CsrSpmvAccumulatesTheRowInALocal) {
         Tensor a = matrix(format), x = vector4();
         const std::string program = "y[i] += A[i,j] * x[j]";
         std::string c = c_of(program, {{"A", &a}, {"x", &x}});
-        // Loaded once before the row's loop, updated in it, stored once after it.
-        EXPECT_TRUE(has(c, "double y_values_acc = y_values[i];")) << c;
-        EXPECT_TRUE(has(c, "y_values_acc = siskin_op_add_float64_float64(y_values_acc, ")) << c;
-        EXPECT_TRUE(has(c, "y_values[i] = y_values_acc;")) << c;
+        // The row starts from y's fill in a local (no pass setting y first, no load), is updated
+        // in the row's loop and stored once after it.
+        EXPECT_TRUE(has(c, "double y_values_row = 0.0;")) << c;
+        EXPECT_TRUE(has(c, "y_values_row = siskin_op_add_float64_float64(y_values_row, ")) << c;
+        EXPECT_TRUE(has(c, "y_values[i] = y_values_row;")) << c;
+        EXPECT_FALSE(has(c, "= y_values[")) << c;
+        EXPECT_FALSE(has(c, "y_values[k] = 0.0;")) << c;
         EXPECT_FALSE(has(c, "y_values[i] = siskin_op_add")) << c;
         // The row's loop is guarded by p < p_end alone: no cursor, no load of the last column.
         EXPECT_TRUE(has(c, "if (p < p_end) {")) << c;
