@@ -139,6 +139,12 @@ TEST_F(FillsCli, CPrintsTheSameKernelAsFillOptions) {
     EXPECT_EQ(declared.output, options.output);
     auto zero = cli("c 'y[i] min= A[i,j] + x[j]' -f A=csr -f 'x=sparselist(0)'");
     EXPECT_NE(declared.output, zero.output); // the fills change the kernel
+    // A declared fill that the type given with --type cannot hold.
+    auto typed = cli("c " + prog + " -f A=csr --type A=int64");
+    EXPECT_NE(typed.status, 0);
+    EXPECT_NE(typed.output.find("the fill inf of A is not a value of its type int64"),
+              std::string::npos)
+        << typed.output;
 }
 
 } // namespace
