@@ -6,6 +6,7 @@
 
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
+#include "passes/declared_fills.hpp"
 #include "passes/output_fill.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/verify.hpp"
@@ -29,8 +30,9 @@ int output_index_bits(const std::vector<int64_t>& shape) {
 
 CompiledProgram compile_for(const ir::Program& program,
                             const std::map<std::string, const Tensor*>& inputs,
-                            const std::map<std::string, OutputSpec>& specs,
+                            const std::map<std::string, OutputSpec>& given_specs,
                             const CompileOptions& options) {
+    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
     std::map<std::string, ir::TensorInfo> infos;
     for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
     for (const auto& [name, spec] : specs)
@@ -47,6 +49,7 @@ CompiledProgram compile_for(const ir::Program& program,
         signatures[name] = TensorSignature::of(*it->second, scan.count(name) > 0);
         input_fills[name] = it->second->fill();
     }
+    check_declared_input_fills(program, input_fills);
     std::map<std::string, std::vector<int64_t>> shapes;
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
@@ -57,10 +60,12 @@ CompiledProgram compile_for(const ir::Program& program,
         std::vector<int64_t> shape = spec && spec->shape ? *spec->shape : verified.output_shapes.at(name);
         s.ndims = static_cast<int>(shape.size());
         Format format = spec && spec->format ? *spec->format : Format::dense(s.ndims);
-        if (spec && spec->fill)
-            check_requested_fill(program, name, s.type, *spec->fill, format, input_fills);
-        s.fill = (spec && spec->fill ? *spec->fill : infer_output_fill(program, name, s.type, input_fills))
-                     .cast(s.type);
+        if (spec && spec->fill) {
+            s.fill = requested_fill_of_type(name, *spec->fill, s.type);
+            check_requested_fill(program, name, s.type, s.fill, format, input_fills);
+        } else {
+            s.fill = infer_output_fill(program, name, s.type, input_fills).cast(s.type);
+        }
         s.format = format.with_index_bits(output_index_bits(shape));
         signatures[name] = s;
         shapes[name] = shape;
@@ -70,7 +75,8 @@ CompiledProgram compile_for(const ir::Program& program,
 
 std::map<std::string, TensorSignature> infer_signatures(
     const ir::Program& program, const std::map<std::string, TensorSignature>& inputs,
-    const std::map<std::string, OutputSpec>& specs, int index_bits) {
+    const std::map<std::string, OutputSpec>& given_specs, int index_bits) {
+    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
     // Kernels do not depend on shapes, so the verifier sees every dimension the same size,
     // large enough for any literal subscript or loop range, only to infer the output types.
     constexpr int64_t kAnySize = int64_t{1} << 40;
@@ -92,6 +98,7 @@ std::map<std::string, TensorSignature> infer_signatures(
         s.fill = input_fills[name];
         signatures[name] = s;
     }
+    check_declared_input_fills(program, input_fills);
     ir::VerifiedProgram verified = ir::verify(program, infos);
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
@@ -100,15 +107,15 @@ std::map<std::string, TensorSignature> infer_signatures(
         TensorSignature s;
         s.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
         s.ndims = static_cast<int>(verified.output_shapes.at(name).size());
-        s.fill = (spec && spec->fill ? *spec->fill : infer_output_fill(program, name, s.type, input_fills))
-                     .cast(s.type);
+        s.fill = spec && spec->fill ? requested_fill_of_type(name, *spec->fill, s.type)
+                                    : infer_output_fill(program, name, s.type, input_fills).cast(s.type);
         s.format = (spec && spec->format ? *spec->format : Format::dense(s.ndims)).with_index_bits(index_bits);
         if (s.format.ndims() != s.ndims)
             throw Error(fmt::format("{} is written with {} subscripts, but its format {} has {} "
                                     "dimensions",
                                     name, s.ndims, s.format.to_string(), s.format.ndims()));
         if (spec && spec->fill)
-            check_requested_fill(program, name, s.type, *spec->fill, s.format, input_fills);
+            check_requested_fill(program, name, s.type, s.fill, s.format, input_fills);
         signatures[name] = s;
     }
     return signatures;

@@ -10,6 +10,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/workspaces.hpp"
 #include "compiler/pass_dump.hpp"
+#include "passes/declared_fills.hpp"
 #include "levels/level_codegen.hpp"
 
 namespace siskin {
@@ -26,6 +27,7 @@ namespace siskin::compiler {
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
                        bool count_work, const std::optional<std::string>& dump_after) {
+    check_declared_signature_fills(program, signatures);
     PassDump dump(dump_after, compiler_passes());
     dump.input(program);
     LowerCtx ctx;

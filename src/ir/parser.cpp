@@ -47,11 +47,12 @@ public:
     explicit Parser(const SourceText& src) : src_(src), toks_(lex(src)) {}
 
     Program program() {
-        std::vector<std::shared_ptr<const FunctionDef>> defined = definitions();
+        Program p;
+        header(p);
         Position start = peek().pos;
         std::vector<Stmt> stmts = statements(nullptr);
-        Program p{stmts.size() == 1 ? stmts[0] : Block::make(std::move(stmts), start)};
-        p.functions = std::move(defined);
+        p.body = stmts.size() == 1 ? stmts[0] : Block::make(std::move(stmts), start);
+        check_fill_targets(p);
         return p;
     }
 
@@ -149,22 +150,96 @@ private:
         return false;
     }
 
-    // ---- function definitions ----
+    // ---- the header: function definitions and fill declarations ----
 
-    // The `def` and `case` forms before the first statement, defined (registered) in order so
-    // that the statements, and later definitions, can call them.
-    std::vector<std::shared_ptr<const FunctionDef>> definitions() {
-        size_t k = at_;
-        while (k < toks_.size() && (toks_[k].kind == TokenKind::Newline || toks_[k].is(";"))) ++k;
-        if (!functions::at_definition(toks_, k)) return {};
+    void skip_separators() {
+        while (peek().kind == TokenKind::Newline || peek().is(";")) next();
+    }
+
+    // `fill A = ...`: `fill` then a name. A statement never starts so (an assignment has '['
+    // after its tensor's name), so `fill` stays free as a tensor name.
+    bool at_fill_declaration(size_t k) const {
+        return peek(k).is_word("fill") && peek(k + 1).kind == TokenKind::Identifier;
+    }
+
+    // The `def`, `case` and `fill` forms before the first statement, in any order; functions
+    // are defined (registered) in order so that the statements, and later definitions, can
+    // call them.
+    void header(Program& p) {
+        for (;;) {
+            skip_separators();
+            if (at_fill_declaration(0)) {
+                p.fills.push_back(fill_declaration(p.fills));
+                const Token& t = peek();
+                if (t.kind != TokenKind::Newline && !t.is(";") && t.kind != TokenKind::End)
+                    fail_expected("a newline after the fill declaration", t);
+            } else if (functions::at_definition(toks_, at_)) {
+                definitions(p.functions);
+            } else {
+                return;
+            }
+        }
+    }
+
+    // One run of `def` and `case` forms (functions/parser.cpp parses them).
+    void definitions(std::vector<std::shared_ptr<const FunctionDef>>& out) {
+        const Token& first = peek();
+        // The functions parser attaches a case to a def of its own run; a case split from its
+        // def by a fill line would otherwise read as a case of an undefined function.
+        if (first.is_word("case"))
+            for (const auto& d : out)
+                if (d->name() == peek(1).text)
+                    src_.fail(first.pos, fmt::format("a case follows the def of its function "
+                                                     "directly: move the fill declarations "
+                                                     "between def {} and this case elsewhere",
+                                                     d->name()));
         auto source = std::make_shared<functions::Source>(
             functions::Source{std::string(src_.text), std::string(src_.name)});
-        std::vector<std::shared_ptr<const FunctionDef>> out;
-        for (FunctionDef& def : functions::parse_definitions(src_, toks_, at_, source)) {
+        std::vector<FunctionDef> defs = functions::parse_definitions(src_, toks_, at_, source);
+        for (FunctionDef& def : defs) {
+            for (const auto& other : out)
+                if (other->name() == def.name())
+                    src_.fail({static_cast<int>(def.where()->line),
+                               static_cast<int>(def.where()->column)},
+                              fmt::format("function {} is defined twice in this text (first at "
+                                          "{}:{})",
+                                          def.name(), other->where()->line,
+                                          other->where()->column));
             define_function(def);
             out.push_back(std::make_shared<const FunctionDef>(std::move(def)));
         }
-        return out;
+    }
+
+    // `fill A = constant`.
+    FillDecl fill_declaration(const std::vector<FillDecl>& earlier) {
+        Position pos = next().pos; // fill
+        const Token& name = expect_name("a tensor name after fill (as in fill A = inf)");
+        for (const auto& f : earlier)
+            if (f.tensor == name.text)
+                src_.fail(name.pos, fmt::format("the fill of {} is declared twice (first at {}:{})",
+                                                name.text, f.pos.line, f.pos.column));
+        expect("=", fmt::format("'=' after fill {} (as in fill {} = inf)", name.text, name.text));
+        Position at = peek().pos;
+        Expr value = expr();
+        const auto* literal = value->as<Literal>();
+        if (!literal)
+            src_.fail(at, fmt::format("the fill of {} must be a constant: a number, inf, "
+                                              "nan, true, false, or a typed literal such as "
+                                              "int8(3), as in fill {} = -inf",
+                                              name.text, name.text));
+        return FillDecl{std::string(name.text), literal->value, pos};
+    }
+
+    // Every declared fill belongs to a tensor the statements read or write.
+    void check_fill_targets(const Program& p) const {
+        if (p.fills.empty()) return;
+        std::vector<std::string> used = p.inputs(), outs = p.outputs();
+        used.insert(used.end(), outs.begin(), outs.end());
+        for (const auto& f : p.fills)
+            if (std::find(used.begin(), used.end(), f.tensor) == used.end())
+                src_.fail(f.pos, fmt::format("fill declared for {}, which the program does not "
+                                             "read or write",
+                                             f.tensor));
     }
 
     // ---- statements ----
@@ -216,7 +291,7 @@ private:
     Stmt statement() {
         const Token& t = peek();
         Nested nested(*this, t.pos);
-        if (functions::at_definition(toks_, at_))
+        if (functions::at_definition(toks_, at_) || at_fill_declaration(0))
             src_.fail(t.pos, fmt::format("'{}' forms come before the first statement of the "
                                          "program",
                                          t.text));

@@ -179,10 +179,20 @@ std::string print(const Expr& e) { return print_expr(e).text; }
 
 std::string print(const Stmt& s) { return print_stmt(s, 0); }
 
+std::string print(const FillDecl& f) {
+    return fmt::format("fill {} = {}", f.tensor, literal_text(f.value));
+}
+
+std::string FillDecl::describe() const {
+    if (pos.line == 0) return print(*this);
+    return fmt::format("{} (line {})", print(*this), pos.line);
+}
+
 std::string print(const Program& p) {
-    // Definitions first, as the parser wants them, then a blank line.
+    // Definitions and fill declarations first, as the parser wants them, then a blank line.
     std::string out;
     for (const auto& f : p.functions) out += f->to_string();
+    for (const auto& f : p.fills) out += print(f) + "\n";
     if (!out.empty()) out += "\n";
     auto b = p.body ? p.body->as<Block>() : nullptr;
     if (!b || b->stmts.size() == 1) return out + print_stmt(p.body, 0) + "\n";

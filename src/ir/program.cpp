@@ -117,10 +117,28 @@ bool equal(const Stmt& a, const Stmt& b) {
 }
 
 bool equal(const Program& a, const Program& b) {
-    if (!equal(a.body, b.body) || a.functions.size() != b.functions.size()) return false;
+    if (!equal(a.body, b.body) || a.functions.size() != b.functions.size() ||
+        a.fills.size() != b.fills.size())
+        return false;
     for (size_t k = 0; k < a.functions.size(); ++k)
         if (a.functions[k]->to_string() != b.functions[k]->to_string()) return false;
+    for (size_t k = 0; k < a.fills.size(); ++k)
+        if (a.fills[k].tensor != b.fills[k].tensor || !a.fills[k].value.same(b.fills[k].value))
+            return false;
     return true;
+}
+
+bool FillDecl::matches(const Scalar& fill) const {
+    Scalar want = value.cast(fill.type());
+    // A float type holds any value approximately (0.1 as float32); other types only exactly.
+    if (!is_float(fill.type()) && !want.same_value(value)) return false;
+    return want.same(fill);
+}
+
+const FillDecl* Program::declared_fill(const std::string& tensor) const {
+    for (const auto& f : fills)
+        if (f.tensor == tensor) return &f;
+    return nullptr;
 }
 
 } // namespace siskin::ir

@@ -9,6 +9,7 @@
 #include "siskin/error.hpp"
 #include "siskin/ir/verify.hpp"
 #include "siskin/operators.hpp"
+#include "passes/declared_fills.hpp"
 #include "passes/output_fill.hpp"
 
 namespace siskin {
@@ -166,7 +167,8 @@ private:
 
 std::map<std::string, Tensor> evaluate_reference(const Program& program,
                                                  const std::map<std::string, const Tensor*>& inputs,
-                                                 const std::map<std::string, OutputSpec>& specs) {
+                                                 const std::map<std::string, OutputSpec>& given_specs) {
+    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
     std::map<std::string, TensorInfo> infos;
     for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
     for (const auto& [name, spec] : specs)
@@ -176,6 +178,7 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
     std::map<std::string, Output> outputs;
     std::map<std::string, Scalar> input_fills;
     for (const auto& [name, tensor] : inputs) input_fills[name] = tensor->fill();
+    check_declared_input_fills(program, input_fills);
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
             throw Error(fmt::format("{} is both an input and an output of the program", name));
@@ -186,14 +189,15 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         if (spec && spec->shape) out.shape = *spec->shape;
         else if (shape != verified.output_shapes.end()) out.shape = shape->second;
         else throw Error(fmt::format("cannot infer the shape of output {}: give it explicitly", name));
-        if (spec && spec->fill)
-            check_requested_fill(program, name, out.type, *spec->fill,
+        if (spec && spec->fill) {
+            out.fill = requested_fill_of_type(name, *spec->fill, out.type);
+            check_requested_fill(program, name, out.type, out.fill,
                                  spec->format ? *spec->format
                                               : Format::dense(static_cast<int>(out.shape.size())),
                                  input_fills);
-        out.fill = (spec && spec->fill ? *spec->fill
-                                       : infer_output_fill(program, name, out.type, input_fills))
-                       .cast(out.type);
+        } else {
+            out.fill = infer_output_fill(program, name, out.type, input_fills).cast(out.type);
+        }
         int64_t size = 1;
         out.strides.assign(out.shape.size(), 1);
         for (size_t k = out.shape.size(); k-- > 0;) {

@@ -88,6 +88,18 @@ TensorOptions parse_tensor_options(const std::map<std::string, int>& arity,
     return o;
 }
 
+void add_declared_fills(const ir::Program& program, TensorOptions& o) {
+    for (const auto& decl : program.fills) {
+        auto it = o.fills.find(decl.tensor);
+        if (it == o.fills.end()) {
+            o.fills.emplace(decl.tensor, decl.value);
+        } else if (!decl.matches(it->second) && !it->second.same_value(decl.value)) {
+            throw Error(fmt::format("--fill {}={} contradicts the program's declaration {}",
+                                    decl.tensor, it->second.to_string(), decl.describe()));
+        }
+    }
+}
+
 std::string read_text_file(const std::string& path, const std::string& what) {
     std::ifstream in(path);
     if (!in) throw Error(fmt::format("cannot read {} file '{}'", what, path));

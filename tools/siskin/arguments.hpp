@@ -34,6 +34,9 @@ struct TensorOptions {
 TensorOptions parse_tensor_options(const std::map<std::string, int>& arity,
                                    const std::vector<std::string>& types,
                                    const std::vector<std::string>& fills);
+/// Adds the program's `fill` declarations to o.fills, so that an input is read, and an output
+/// requested, with its declared fill. Throws Error naming both when a --fill contradicts one.
+void add_declared_fills(const ir::Program& program, TensorOptions& o);
 /// "A=inf" -> {A, "inf"}.
 std::pair<std::string, std::string> parse_assignment(const std::string& text,
                                                      const std::string& option);

@@ -35,6 +35,7 @@ void print_c(const COptions& o) {
     };
 
     TensorOptions tensor_options = parse_tensor_options(arity, o.types, o.fills);
+    add_declared_fills(program, tensor_options);
     const auto& fills = tensor_options.fills;
     auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
     std::map<std::string, Format> formats;
@@ -65,6 +66,10 @@ void print_c(const COptions& o) {
         s.format = formats.count(name) ? formats.at(name) : Format::dense(ndims);
         s.type = type_of(name).value_or(ValueType::Float64);
         s.fill = fills.count(name) ? fills.at(name).cast(s.type) : Scalar::zero(s.type);
+        // As a Tensor of that type would refuse it (a declared `fill A = inf` with an int type).
+        if (fills.count(name) && !is_float(s.type) && !s.fill.same_value(fills.at(name)))
+            throw Error(fmt::format("the fill {} of {} is not a value of its type {}",
+                                    fills.at(name).to_string(), name, type_name(s.type)));
         s.finite = true;
         inputs.emplace(name, s);
     }

@@ -69,6 +69,7 @@ void run(const RunOptions& o) {
     };
 
     TensorOptions tensor_options = parse_tensor_options(arity, o.types, o.fills);
+    add_declared_fills(program, tensor_options);
     const auto& fills = tensor_options.fills;
     auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
 

@@ -193,11 +193,29 @@ struct Block final : StmtNode {
     }
 };
 
+/// `fill A = inf` in program text: the fill the program expects of input A (a tensor with
+/// another fill is an error), or the fill it asks of output A (as OutputSpec::fill does).
+struct FillDecl {
+    std::string tensor;
+    Scalar value; // as written: `0` is an int64, `inf` a float64, `int8(3)` an int8
+    Position pos = {};
+    /// Whether a tensor whose fill is `fill` (a value of the tensor's own type) meets the
+    /// declaration: the declared value converts to that type exactly and equals it (NaN
+    /// equals NaN). `0` matches a float64 fill 0.0; `inf` matches no int64 fill.
+    bool matches(const Scalar& fill) const;
+    /// "fill A = inf (line 2)", for messages ("fill A = inf" for a declaration built in C++).
+    std::string describe() const;
+};
+
 struct Program {
     Stmt body;
     /// The functions the program text defines (`def`, before the statements), in order. They
     /// are registered as operators when the text is parsed; this list is for printing.
     std::vector<std::shared_ptr<const FunctionDef>> functions = {};
+    /// The `fill` declarations of the text (one per tensor at most), in order.
+    std::vector<FillDecl> fills = {};
+    /// The declaration of `tensor`'s fill, or null.
+    const FillDecl* declared_fill(const std::string& tensor) const;
     /// Tensors assigned anywhere in the program, in order of first assignment.
     std::vector<std::string> outputs() const;
     /// Tensors only read, in order of first appearance.
@@ -207,7 +225,8 @@ struct Program {
 /// Structural equality (positions ignored).
 bool equal(const Expr& a, const Expr& b);
 bool equal(const Stmt& a, const Stmt& b);
-/// Equal bodies and equal function definitions (the same FunctionDef::to_string()).
+/// Equal bodies, equal function definitions (the same FunctionDef::to_string()) and equal fill
+/// declarations (same tensors, values of the same type and value, in the same order).
 bool equal(const Program& a, const Program& b);
 
 } // namespace siskin::ir

@@ -17,5 +17,7 @@ Expr parse_expr(std::string_view text);
 std::string print(const Program& p);
 std::string print(const Stmt& s);
 std::string print(const Expr& e);
+/// `fill A = inf`, as the parser reads it.
+std::string print(const FillDecl& f);
 
 } // namespace siskin::ir
