@@ -104,8 +104,11 @@ public:
         switch (s.kind()) {
         case StmtKind::Block: {
             std::vector<Stmt> out;
-            std::vector<Expr> written; // elements this block stored at the current address
+            // Elements stored at their current address before this point: by the code before
+            // the block (when it is the body of an if, not of a loop), then by the block itself.
+            std::vector<Expr> written = context_;
             for (const auto& c : s.as<Block>().stmts) {
+                context_ = written;
                 Stmt w = walk(c);
                 if (w.kind() == StmtKind::For || w.kind() == StmtKind::While) {
                     written_before_ = written;
@@ -118,6 +121,8 @@ public:
         }
         case StmtKind::If: {
             const auto& n = s.as<If>();
+            // Testing a pure condition stores nothing and moves no address.
+            const std::vector<Expr> entry = is_pure(n.cond) ? context_ : std::vector<Expr>{};
             // if (c) { loop with condition c }: the if is the loop's guard already.
             const auto& then_stmts = n.then_body.as<Block>().stmts;
             if (!n.else_body && then_stmts.size() == 1) {
@@ -127,13 +132,19 @@ public:
                                (loop.kind() == StmtKind::While && same_expr(loop.as<While>().cond, n.cond));
                 if (guarded) {
                     Stmt w = walk_loop(loop);
+                    written_before_ = entry;
                     if (auto r = replace(w, n.cond)) return *r;
                     return If::make(n.cond, w);
                 }
             }
+            context_ = entry;
+            Stmt then = walk(n.then_body);
             std::optional<Stmt> otherwise;
-            if (n.else_body) otherwise = walk(*n.else_body);
-            return If::make(n.cond, walk(n.then_body), otherwise);
+            if (n.else_body) {
+                context_ = entry;
+                otherwise = walk(*n.else_body);
+            }
+            return If::make(n.cond, then, otherwise);
         }
         case StmtKind::For:
         case StmtKind::While: return walk_loop(s);
@@ -170,6 +181,8 @@ private:
     }
 
     Stmt walk_loop(const Stmt& s) {
+        // An iteration may move what the code before the loop stored.
+        context_.clear();
         if (s.kind() == StmtKind::For) {
             const auto& n = s.as<For>();
             return For::make(n.init, n.cond, n.step, walk(n.body));
@@ -282,6 +295,7 @@ private:
 
     const std::map<std::string, Type>& arrays_;
     std::vector<Expr> written_before_; // what the enclosing block stored before the loop at hand
+    std::vector<Expr> context_;        // what was stored before the statement being walked
     std::set<std::string> names_;
 };
 

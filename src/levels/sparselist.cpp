@@ -79,23 +79,30 @@ public:
         ValueType itype = t.index_type(f.level);
         LoopletPtr slots = make_looplet<Lookup>([=](LowerCtx& c, const cast::Expr& i) -> LExpr {
             const TensorBinding& t = *tp;
-            std::string dirty = c.fresh("dirty");
-            cast::Expr d = cast::var(dirty);
+            // A value leaf right below starts at the fill and changes only by writes, so what it
+            // holds at the end says alone whether it was written: no dirty flag to keep up to
+            // date on every write (the row loop of a masked mxv updates its element per entry).
+            std::optional<cast::Expr> d;
             std::vector<cast::Stmt> pre = c.capture([&] {
-                c.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+                if (!leaf_below || !t.values) {
+                    std::string dirty = c.fresh("dirty");
+                    d = cast::var(dirty);
+                    c.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+                }
                 init_child_slots(c, t, fiber->level, count, c_add(count, 1));
             });
             LExpr inner = child_fiber(c, *fiber, {count}, d);
-            cast::Expr keep = d;
-            if (leaf_below)
-                keep = cast::bin(cast::BinaryOp::LogAnd, d,
-                                 leaf_codegen(t.format.leaf()).holds_value(c, t, count));
+            std::optional<cast::Expr> keep = d;
+            if (leaf_below) {
+                cast::Expr holds = leaf_codegen(t.format.leaf()).holds_value(c, t, count);
+                keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
+            }
             std::vector<cast::Stmt> commit = c.reserve(crd, c_add(count, 1));
             commit.push_back(cast::assign(idx(crd.data_var(), count),
                                           cast::Cast::make(cast::Type::of(itype), i)));
             commit.push_back(cast::Increment::make(count));
             if (fiber->dirty) commit.push_back(cast::assign(*fiber->dirty, cast::lit(Scalar::of(true))));
-            std::vector<cast::Stmt> post{cast::If::make(keep, cast::Block::make(commit))};
+            std::vector<cast::Stmt> post{cast::If::make(*keep, cast::Block::make(commit))};
             return Hoist::make(std::move(pre), inner, std::move(post));
         });
         cast::Expr pos = t.buffer(f.level, "pos").data_var();
