@@ -24,9 +24,10 @@ Stmt remove_dead_locals(const Stmt& body);
 ///   - every other use of X in the loop is the same element X[e], and X itself (the pointer,
 ///     which moves when its buffer grows) is not assigned in the loop,
 ///   - the loop holds no return, and either its first top-level statement that uses X stores
-///     into X[e] with no break or continue before it, or the block around the loop stored
-///     X[e] before it at the same address (so touching X[e] is safe even if the loop only
-///     reaches it on some iterations: `s[0] = inf; for (...) { if (...) s[0] = min(s[0], ...) }`),
+///     into X[e] with no break or continue before it, or the code before the loop stored X[e]
+///     at the same address (in the loop's block, or before the ifs with pure conditions around
+///     it), so touching X[e] is safe even if the loop only reaches it on some iterations:
+///     `s[0] = inf; if (p < e) for (...) { if (...) s[0] = min(s[0], ...) }`,
 /// the element lives in a fresh local for the loop: loaded once before it (not loaded when
 /// every iteration's first use is a store that does not read it), stored once after. The loop is guarded by its own
 /// condition (reusing an enclosing `if` with that condition), so X[e] is only touched when the
