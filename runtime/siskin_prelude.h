@@ -46,12 +46,11 @@ typedef struct {
     int64_t capacity;
 } siskin_buffer;
 
-/* Makes room for at least `need` elements of `elem_size` bytes, doubling the capacity (at least 16
- * elements) so that appending n elements one by one costs O(n) in total. Memory past the old
- * capacity is zero-filled. Returns SISKIN_OK, or SISKIN_ERR_ALLOC with the buffer unchanged. */
-static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
-    if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
-    if (need < 0 || elem_size == 0) return SISKIN_ERR_ALLOC;
+/* The capacity siskin_buffer_reserve grows to for `need` elements: doubling from at least 16, so
+ * that appending n elements one by one costs O(n) in total; -1 when it would not fit a size_t. */
+static inline int64_t siskin_buffer_grown_capacity(const siskin_buffer *b, int64_t need,
+                                                   size_t elem_size) {
+    if (need < 0 || elem_size == 0) return -1;
     int64_t cap = b->capacity < 8 ? 16 : b->capacity;
     while (cap < need) {
         if (cap > INT64_MAX / 2) {
@@ -60,11 +59,35 @@ static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t e
         }
         cap *= 2;
     }
-    if ((uint64_t)cap > SIZE_MAX / elem_size) return SISKIN_ERR_ALLOC;
+    if ((uint64_t)cap > SIZE_MAX / elem_size) return -1;
+    return cap;
+}
+
+/* Makes room for at least `need` elements of `elem_size` bytes (see
+ * siskin_buffer_grown_capacity). Memory past the old capacity is zero-filled. Returns SISKIN_OK,
+ * or SISKIN_ERR_ALLOC with the buffer unchanged. */
+static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
+    if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
+    int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
+    if (cap < 0) return SISKIN_ERR_ALLOC;
     void *grown = realloc(b->data, (size_t)cap * elem_size);
     if (grown == NULL) return SISKIN_ERR_ALLOC;
     memset((char *)grown + (size_t)b->capacity * elem_size, 0,
            (size_t)(cap - b->capacity) * elem_size);
+    b->data = grown;
+    b->capacity = cap;
+    return SISKIN_OK;
+}
+
+/* siskin_buffer_reserve without the zero-fill, for buffers whose every element is written before
+ * it is read (the coordinates and values a sparse output appends): zeroing memory that is
+ * overwritten anyway touched every new page twice, and it was most of a sparse add's time. */
+static inline int siskin_buffer_grow(siskin_buffer *b, int64_t need, size_t elem_size) {
+    if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
+    int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
+    if (cap < 0) return SISKIN_ERR_ALLOC;
+    void *grown = realloc(b->data, (size_t)cap * elem_size);
+    if (grown == NULL) return SISKIN_ERR_ALLOC;
     b->data = grown;
     b->capacity = cap;
     return SISKIN_OK;

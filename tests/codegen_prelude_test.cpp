@@ -30,6 +30,9 @@ _Static_assert(offsetof(siskin_buffer, capacity) == 16, "then capacity");
 int reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
     return siskin_buffer_reserve(b, need, elem_size);
 }
+int grow(siskin_buffer *b, int64_t need, size_t elem_size) {
+    return siskin_buffer_grow(b, need, elem_size);
+}
 int resize(siskin_buffer *b, int64_t n, size_t elem_size) {
     return siskin_buffer_resize(b, n, elem_size);
 }
@@ -125,6 +128,40 @@ TEST_F(CodegenPrelude, GrowsByDoublingAndZeroFills) {
     const auto* data = static_cast<const int64_t*>(b.raw.data);
     EXPECT_TRUE(std::all_of(data, data + b.raw.capacity, [](int64_t v) { return v == 0; }));
     EXPECT_EQ(b.raw.size, 0); // reserve does not change the size
+}
+
+// siskin_buffer_grow is reserve without the zero-fill (for arrays written before they are read):
+// the same capacities, and what was stored survives every growth.
+TEST_F(CodegenPrelude, GrowDoublesLikeReserveAndKeepsTheContents) {
+    auto* grow = fn<int(RawBuffer*, int64_t, size_t)>("grow");
+    OwnedRaw b;
+    std::vector<int64_t> capacities;
+    for (int64_t need = 1; need <= 3000; ++need) {
+        ASSERT_EQ(grow(&b.raw, need, sizeof(int32_t)), 0);
+        ASSERT_GE(b.raw.capacity, need);
+        static_cast<int32_t*>(b.raw.data)[need - 1] = static_cast<int32_t>(7 * need);
+        if (capacities.empty() || capacities.back() != b.raw.capacity)
+            capacities.push_back(b.raw.capacity);
+    }
+    EXPECT_EQ(capacities, (std::vector<int64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096}));
+    const auto* data = static_cast<const int32_t*>(b.raw.data);
+    for (int64_t i = 0; i < 3000; ++i) ASSERT_EQ(data[i], 7 * (i + 1)) << i;
+    EXPECT_EQ(b.raw.size, 0);
+    // Room already there: nothing moves.
+    void* before = b.raw.data;
+    ASSERT_EQ(grow(&b.raw, 4096, sizeof(int32_t)), 0);
+    EXPECT_EQ(b.raw.data, before);
+    EXPECT_EQ(b.raw.capacity, 4096);
+}
+
+TEST_F(CodegenPrelude, GrowRefusesImpossibleSizesAndLeavesTheBufferAlone) {
+    auto* grow = fn<int(RawBuffer*, int64_t, size_t)>("grow");
+    OwnedRaw b;
+    ASSERT_EQ(grow(&b.raw, 5, sizeof(double)), 0);
+    void* before = b.raw.data;
+    EXPECT_EQ(grow(&b.raw, int64_t{1} << 62, sizeof(double)), 1); // bytes overflow size_t
+    EXPECT_EQ(b.raw.data, before);
+    EXPECT_EQ(b.raw.capacity, 16);
 }
 
 TEST_F(CodegenPrelude, AppendsThroughSeveralDoublings) {

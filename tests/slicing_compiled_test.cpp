@@ -117,6 +117,9 @@ const std::vector<std::string> kVectorPrograms = {
     "s[] += b[i(::3)]",
     "s[] += b[i(7:31)] * c[i(8:32)]",
     "a[i] = b[i(10:10)] + c[i(30:30)]",
+    // Power-of-two steps: the stride test is a mask, the index a shift.
+    "a[i] = b[i(1:45:4)] + c[i(3:47:4)]",
+    "a[i] = b[i(-33::8)] * c[i(2:35:8)]",
 };
 
 void vector_differential(const std::vector<std::string>& formats, std::set<std::string>* refused) {
@@ -149,6 +152,7 @@ const std::vector<std::string> kMatrixPrograms = {
     "A[i,j] = B[i(-7:), j(::2)] + C[i(3:10), j(1::2)]",
     "y[i] += B[i(5:25), j(::2)] * C[i(0:20), j(-20:)]",
     "s[] += B[i(::3), j(2::5)]",
+    "A[i,j] = B[i(::4), j(1::4)] + C[i(1::4), j(-37::4)]",
 };
 
 void matrix_differential(const std::vector<std::string>& formats, std::set<std::string>* refused) {
@@ -167,6 +171,26 @@ void matrix_differential(const std::vector<std::string>& formats, std::set<std::
 
 TEST(SlicingCompiled, MatricesAgreeWithTheReferenceOnDenseCsrAndDcsr) {
     matrix_differential(kCoreMatrixFormats, nullptr);
+}
+
+// Sliced and strided adds into a CSR output (the slicing benchmarks' shape), steps 1 to 5.
+TEST(SlicingCompiled, SparseOutputsOfSlicedAddsAgreeWithTheReference) {
+    auto value = [](double u) { return std::floor(u * 8) - 3; };
+    OutputSpec csr;
+    csr.format = Format::parse("csr", 2);
+    for (const std::string format : {"csr", "dcsr"}) {
+        Tensor B = random_matrix_of(60, 70, 0.2, format, 7, 0.0, value);
+        Tensor C = random_matrix_of(60, 70, 0.3, format, 8, 0.0, value);
+        for (const std::string program :
+             {"A[i,j] = B[i(15:45), j] + C[i(15:45), j]", "A[i,j] = B[i(::2), j(::2)] + C[i(::2), j(::2)]",
+              "A[i,j] = B[i(1::4), j(3::4)] + C[i(::4), j(2::4)]",
+              "A[i,j] = B[i(::3), j(1::5)] + C[i(2::3), j(::5)]"}) {
+            auto want = evaluate_reference(ir::parse_program(program), {{"B", &B}, {"C", &C}}, {{"A", csr}});
+            auto got = run_compiled(program, {{"B", &B}, {"C", &C}}, {{"A", csr}});
+            EXPECT_TRUE(same_output(want.at("A"), got.at("A"))) << program << " on " << format;
+            EXPECT_GT(got.at("A").stored(), 0) << program;
+        }
+    }
 }
 
 TEST(SlicingCompiled, MatricesOnOtherLevelsAgreeOrAreRefused) {

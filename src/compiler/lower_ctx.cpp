@@ -81,10 +81,11 @@ std::string LowerCtx::helpers() const {
     return out;
 }
 
-std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need) {
+std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need,
+                                          bool written_first) {
     SISKIN_ASSERT(b.output, "reserve on an input buffer");
     cast::Expr cap = cast::Field::make(b.raw_var(), "capacity");
-    cast::Expr grow = cast::call("siskin_buffer_reserve",
+    cast::Expr grow = cast::call(written_first ? "siskin_buffer_grow" : "siskin_buffer_reserve",
                                  {b.raw_var(), need, c_int(static_cast<int64_t>(type_size(b.type)))});
     cast::Stmt fail = cast::If::make(cast::bin(cast::BinaryOp::Ne, grow, cast::var("SISKIN_OK")),
                                      cast::Return::make(cast::var("SISKIN_ERR_ALLOC")));

@@ -42,8 +42,11 @@ public:
     std::string helpers() const;
 
     /// Statements that make room for `need` elements in an output buffer and refresh its data
-    /// pointer; the kernel returns SISKIN_ERR_ALLOC when it cannot grow.
-    std::vector<cast::Stmt> reserve(const BufferBinding& b, const cast::Expr& need);
+    /// pointer; the kernel returns SISKIN_ERR_ALLOC when it cannot grow. New elements are zero,
+    /// unless `written_first`: the caller writes every element before anything reads it (an
+    /// append-only array), so the growth skips the zero-fill (siskin_buffer_grow).
+    std::vector<cast::Stmt> reserve(const BufferBinding& b, const cast::Expr& need,
+                                    bool written_first = false);
 
     /// A kernel-wide variable of an output level (e.g. its number of positions), by role.
     cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);

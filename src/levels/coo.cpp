@@ -196,7 +196,7 @@ private:
         std::vector<cast::Stmt> commit;
         for (size_t k = 0; k < coords.size(); ++k) {
             const BufferBinding& crd = t.buffer(f.level, "crd" + std::to_string(k));
-            auto grow = ctx.reserve(crd, c_add(count, 1));
+            auto grow = ctx.reserve(crd, c_add(count, 1), /*written_first=*/true);
             commit.insert(commit.end(), grow.begin(), grow.end());
             commit.push_back(cast::assign(idx(crd.data_var(), count),
                                           cast::Cast::make(cast::Type::of(itype), coords[k])));

@@ -25,7 +25,8 @@ public:
 
     void init_slots(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& lo,
                     const cast::Expr& hi) const override {
-        ctx.emit(ctx.reserve(*t.values, hi));
+        // Every new slot gets the fill right here, so the growth need not zero it first.
+        ctx.emit(ctx.reserve(*t.values, hi, /*written_first=*/true));
         cast::Expr fill = cast::lit(t.fill);
         emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
             return std::vector<cast::Stmt>{cast::assign(cast::at(t.values->data_var(), k), fill)};

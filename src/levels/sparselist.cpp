@@ -97,7 +97,7 @@ public:
                 cast::Expr holds = leaf_codegen(t.format.leaf()).holds_value(c, t, count);
                 keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
             }
-            std::vector<cast::Stmt> commit = c.reserve(crd, c_add(count, 1));
+            std::vector<cast::Stmt> commit = c.reserve(crd, c_add(count, 1), /*written_first=*/true);
             commit.push_back(cast::assign(idx(crd.data_var(), count),
                                           cast::Cast::make(cast::Type::of(itype), i)));
             commit.push_back(cast::Increment::make(count));

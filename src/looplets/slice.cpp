@@ -17,34 +17,55 @@ cast::Expr bound(std::optional<int64_t> b, const cast::Expr& dim, const cast::Ex
     return *b < 0 ? c_add(dim, *b) : c_int(*b);
 }
 
+// log2(n) when n is a power of two.
+std::optional<int> log2_exact(int64_t n) {
+    if (n <= 0 || (n & (n - 1)) != 0) return std::nullopt;
+    int k = 0;
+    while ((int64_t{1} << k) < n) ++k;
+    return k;
+}
+
 struct Stride {
     cast::Expr first;
     int64_t step;
     std::string what;
 
+    // floor(d / step) for d >= 0: a shift for a power-of-two step (the signed division's
+    // rounding towards zero costs a sign fix-up the compiler cannot drop, not knowing d >= 0).
+    cast::Expr divide(const cast::Expr& d) const {
+        if (auto k = log2_exact(step))
+            return *k == 0 ? d : cast::bin(cast::BinaryOp::Shr, d, c_int(*k));
+        return cast::bin(cast::BinaryOp::Div, d, c_int(step));
+    }
+
     // The first index whose coordinate is >= c: ceil((c - first) / step), 0 below first.
-    cast::Expr index_of(const cast::Expr& c) const {
+    // `above`: c > first is known, which drops the test.
+    cast::Expr index_of(const cast::Expr& c, bool above = false) const {
         cast::Expr d = c_sub(c, first);
         if (auto k = c_constant(d)) return c_int(*k > 0 ? (*k + step - 1) / step : 0);
-        return cast::Ternary::make(cast::bin(cast::BinaryOp::Gt, d, c_int(0)),
-                                   cast::bin(cast::BinaryOp::Div, c_add(d, step - 1), c_int(step)),
-                                   c_int(0));
+        cast::Expr up = divide(c_add(d, step - 1));
+        if (above) return up;
+        return cast::Ternary::make(cast::bin(cast::BinaryOp::Gt, d, c_int(0)), up, c_int(0));
     }
     cast::Expr coord_of(const cast::Expr& i) const { return c_add(first, c_mul(i, c_int(step))); }
 
-    // Whether coordinate c lies on the stride (and not before the window).
-    cast::Expr on_stride(const cast::Expr& c) const {
+    // Whether coordinate c lies on the stride (and not before the window); `seeked`: c >= first
+    // is known. A power-of-two step tests the low bits, which is exact for negative d as well.
+    cast::Expr on_stride(const cast::Expr& c, bool seeked = false) const {
         cast::Expr d = c_sub(c, first);
-        return cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Ge, d, c_int(0)),
-                         cast::bin(cast::BinaryOp::Eq, cast::bin(cast::BinaryOp::Mod, d, c_int(step)),
-                                   c_int(0)));
+        cast::Expr rest = log2_exact(step) ? cast::bin(cast::BinaryOp::BitAnd, d, c_int(step - 1))
+                                           : cast::bin(cast::BinaryOp::Mod, d, c_int(step));
+        cast::Expr divides = cast::bin(cast::BinaryOp::Eq, rest, c_int(0));
+        if (seeked) return divides;
+        return cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Ge, d, c_int(0)), divides);
     }
 };
 
 // `l` describes coordinates up to coord_hi (exclusive) when known; the result describes the
-// indices up to index_of(coord_hi).
+// indices up to index_of(coord_hi). `seeked`: l is a chunk of a stepper that was sought to a
+// coordinate >= first, so every coordinate it names is >= first.
 LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
-                  const std::optional<cast::Expr>& coord_hi) {
+                  const std::optional<cast::Expr>& coord_hi, bool seeked = false) {
     switch (l->kind) {
     case LoopletKind::Run: return l;
     case LoopletKind::Lookup: {
@@ -58,7 +79,7 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
         const auto& sp = *l->as<Spike>();
         // The tail at coordinate coord_hi - 1 is the last index exactly when it is on the stride.
         return make_looplet<Switch>(std::vector<Switch::Case>{
-            {s.on_stride(c_add(*coord_hi, -1)), l}, {std::nullopt, make_looplet<Run>(sp.body)}});
+            {s.on_stride(c_add(*coord_hi, -1), seeked), l}, {std::nullopt, make_looplet<Run>(sp.body)}});
     }
     case LoopletKind::Sequence: {
         std::vector<Phase> phases;
@@ -68,9 +89,9 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
             // p.nonempty tests the coordinate range, not the index range: dropped.
             std::optional<cast::Expr> hi = p.stop ? p.stop : coord_hi;
             auto body = p.body;
-            q.body = [body, s, hi](LowerCtx& c, const Extent& e) -> LoopletPtr {
+            q.body = [body, s, hi, seeked](LowerCtx& c, const Extent& e) -> LoopletPtr {
                 cast::Expr chi = hi ? *hi : s.coord_of(e.hi);
-                LoopletPtr strided = stride(c, s, body(c, Extent{s.coord_of(e.lo), chi}), chi);
+                LoopletPtr strided = stride(c, s, body(c, Extent{s.coord_of(e.lo), chi}), chi, seeked);
                 return truncate(c, strided, Extent{e.lo, s.index_of(chi)}, e);
             };
             phases.push_back(std::move(q));
@@ -79,13 +100,15 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
     }
     case LoopletKind::Stepper: {
         const auto& st = *l->as<Stepper>();
-        auto out = std::make_shared<Stepper>(s.index_of(st.stop));
+        // The seek below moves to a coordinate >= first, so each chunk's stop (one past a
+        // coordinate it covers) lies above first.
+        auto out = std::make_shared<Stepper>(s.index_of(st.stop, /*above=*/true));
         auto seek = st.seek;
         auto chunk = st.chunk;
         cast::Expr stop = st.stop; // read before `next` moves the state
         out->seek = [seek, s](LowerCtx& c, const cast::Expr& start) { return seek(c, s.coord_of(start)); };
         out->chunk = [chunk, s, stop](LowerCtx& c, const cast::Expr&) {
-            return stride(c, s, chunk(c, stop), stop);
+            return stride(c, s, chunk(c, stop), stop, /*seeked=*/true);
         };
         out->next = st.next;
         out->may_be_empty = true; // an entry off the stride ends where the previous one did
@@ -102,16 +125,17 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
                     Error::Kind::Unsupported);
     case LoopletKind::Switch: {
         std::vector<Switch::Case> cases;
-        for (const auto& c : l->as<Switch>()->cases) cases.push_back({c.cond, stride(ctx, s, c.body, coord_hi)});
+        for (const auto& c : l->as<Switch>()->cases)
+            cases.push_back({c.cond, stride(ctx, s, c.body, coord_hi, seeked)});
         return make_looplet<Switch>(std::move(cases));
     }
     case LoopletKind::Thunk: {
         const auto& t = *l->as<Thunk>();
-        return make_looplet<Thunk>(t.preamble, stride(ctx, s, t.body, coord_hi), t.epilogue, t.facts);
+        return make_looplet<Thunk>(t.preamble, stride(ctx, s, t.body, coord_hi, seeked), t.epilogue, t.facts);
     }
     case LoopletKind::Shift: {
         const auto& sh = *l->as<Shift>();
-        return stride(ctx, s, shift_looplet(sh.body, sh.delta), coord_hi);
+        return stride(ctx, s, shift_looplet(sh.body, sh.delta), coord_hi, seeked);
     }
     }
     SISKIN_ASSERT(false, "unknown looplet kind");

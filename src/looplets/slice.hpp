@@ -9,7 +9,9 @@
 //   st > 1   also a stride filter and a projection: a chunk that ends at stored coordinate c
 //            ends at index ceil((c + 1 - first) / st); its spike (the stored entry) is kept when
 //            (c - first) % st == 0 and is fill otherwise. Work stays bounded by the stored
-//            entries inside the window plus the seek.
+//            entries inside the window plus the seek. Inside a sought stepper c >= first is
+//            known, so the filter is the divisibility test alone; a power-of-two step tests
+//            the low bits and shifts instead of dividing.
 // slice_first / slice_length are the window's bounds as C expressions of the dimension (the
 // host checked that the slice lies inside it).
 #include <string>
