@@ -152,7 +152,7 @@ TEST_F(CodegenJit, KeyDependsOnFlagsAndSource) {
 }
 
 TEST_F(CodegenJit, DefaultFlags) {
-    EXPECT_EQ(default_flags(), (std::vector<std::string>{"-O3", "-march=native", "-std=c11"}));
+    EXPECT_EQ(default_flags(), (std::vector<std::string>{"-O3", "-march=native", "-falign-loops=32", "-std=c11"}));
     // Unset options and environment: the defaults, under a key distinct from explicit -O1.
     JitResult def =
         jit_compile(unique_source("default", 4), JitOptions{.cache_dir = cache_.path()});

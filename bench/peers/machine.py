@@ -45,7 +45,7 @@ def describe(native):
     return {
         "date": date,
         "machine": f"{cpu_model()}, {os.cpu_count()} cores, {memory_gib():.0f} GiB, {platform.system()} "
-                   f"{platform.release()}; kernels compiled by {jit} (-O3 -march=native)",
+                   f"{platform.release()}; kernels compiled by {jit} (-O3 -march=native -falign-loops=32)",
         "versions": f"Python {platform.python_version()}, NumPy {numpy.__version__}, SciPy {scipy.__version__}, "
                     f"pydata/sparse {sparse.__version__}, SuiteSparse:GraphBLAS {native.graphblas.version}",
     }
