@@ -225,4 +225,21 @@ std::map<std::string, Type> indexed_only(const Stmt& body, const std::map<std::s
     return safe;
 }
 
+bool is_var(const Expr& e, const std::string& name) {
+    return e.kind() == ExprKind::Var && e.as<Var>().name == name;
+}
+
+FreshNames::FreshNames(const Stmt& body) {
+    for_each_node(
+        body, [&](const Expr& e) { if (e.kind() == ExprKind::Var) used_.insert(e.as<Var>().name); },
+        [&](const Stmt& s) { if (s.kind() == StmtKind::Decl) used_.insert(s.as<Decl>().name); });
+}
+
+std::string FreshNames::fresh(const std::string& base) {
+    std::string name = base;
+    for (int k = 1; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+    used_.insert(name);
+    return name;
+}
+
 } // namespace siskin::cast

@@ -2,6 +2,7 @@
 // Walking and rebuilding the C AST (c_ast.hpp), for the cleanup passes of c_optimize.hpp.
 #include <functional>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,8 @@ Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const 
 
 /// Structural equality (the printed C text).
 bool same_expr(const Expr& a, const Expr& b);
+/// Whether e is the variable `name` itself.
+bool is_var(const Expr& e, const std::string& name);
 /// Whether the variable `name` occurs in e.
 bool mentions(const Expr& e, const std::string& name);
 /// Whether the variable `name` occurs anywhere in s.
@@ -38,5 +41,16 @@ bool is_pure(const Expr& e);
 /// The arrays of `arrays` that body reaches only as `a[...]` (or by assigning the pointer, as
 /// growing a buffer does): no copy of the pointer elsewhere can alias their elements.
 std::map<std::string, Type> indexed_only(const Stmt& body, const std::map<std::string, Type>& arrays);
+
+/// Names for new locals of a kernel body: `base` when the body does not use it yet, else
+/// base_1, base_2, ... (each handed out once).
+class FreshNames {
+public:
+    explicit FreshNames(const Stmt& body);
+    std::string fresh(const std::string& base);
+
+private:
+    std::set<std::string> used_;
+};
 
 } // namespace siskin::cast

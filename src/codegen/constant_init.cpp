@@ -12,10 +12,6 @@ namespace siskin::cast {
 
 namespace {
 
-bool is_var(const Expr& e, const std::string& name) {
-    return e.kind() == ExprKind::Var && e.as<Var>().name == name;
-}
-
 bool is_zero(const Expr& e) {
     return e.kind() == ExprKind::Literal && e.as<Literal>().value.same(Scalar::of(int64_t{0}));
 }
@@ -81,11 +77,7 @@ bool leaves_loop(const Stmt& s, bool in_inner_loop) {
 
 class Fuser {
 public:
-    Fuser(const Stmt& body, const std::map<std::string, Type>& arrays) : arrays_(arrays) {
-        for_each_node(
-            body, [&](const Expr& e) { if (e.kind() == ExprKind::Var) names_.insert(e.as<Var>().name); },
-            [&](const Stmt& s) { if (s.kind() == StmtKind::Decl) names_.insert(s.as<Decl>().name); });
-    }
+    Fuser(const Stmt& body, const std::map<std::string, Type>& arrays) : arrays_(arrays), names_(body) {}
 
     Stmt walk(const Stmt& s) {
         switch (s.kind()) {
@@ -148,7 +140,7 @@ private:
         });
         if (changes) return std::nullopt;
 
-        std::string local = fresh(array + "_row");
+        std::string local = names_.fresh(array + "_row");
         Expr element = at(var(array), var(rows->var));
         Stmt body = rewrite_exprs(walk(rows->body), [&](const Expr& e) -> std::optional<Expr> {
             if (same_expr(e, element)) return var(local);
@@ -161,15 +153,8 @@ private:
         return For::make(f.init, f.cond, f.step, Block::make(std::move(stmts)));
     }
 
-    std::string fresh(const std::string& base) {
-        std::string name = base;
-        for (int k = 1; names_.count(name); ++k) name = base + "_" + std::to_string(k);
-        names_.insert(name);
-        return name;
-    }
-
     const std::map<std::string, Type>& arrays_;
-    std::set<std::string> names_;
+    FreshNames names_;
 };
 
 } // namespace

@@ -11,10 +11,6 @@ namespace siskin::cast {
 
 namespace {
 
-bool is_var(const Expr& e, const std::string& name) {
-    return e.kind() == ExprKind::Var && e.as<Var>().name == name;
-}
-
 bool is_element(const Expr& e, const std::string& array) {
     return e.kind() == ExprKind::Index && is_var(e.as<Index>().base, array);
 }
@@ -94,11 +90,7 @@ struct Candidate {
 
 class Replacer {
 public:
-    Replacer(const Stmt& body, const std::map<std::string, Type>& arrays) : arrays_(arrays) {
-        for_each_node(
-            body, [&](const Expr& e) { if (e.kind() == ExprKind::Var) names_.insert(e.as<Var>().name); },
-            [&](const Stmt& s) { if (s.kind() == StmtKind::Decl) names_.insert(s.as<Decl>().name); });
-    }
+    Replacer(const Stmt& body, const std::map<std::string, Type>& arrays) : arrays_(arrays), names_(body) {}
 
     Stmt walk(const Stmt& s) {
         switch (s.kind()) {
@@ -190,13 +182,6 @@ private:
         return While::make(s.as<While>().cond, walk(s.as<While>().body));
     }
 
-    std::string fresh(const std::string& base) {
-        std::string name = base;
-        for (int k = 1; names_.count(name); ++k) name = base + "_" + std::to_string(k);
-        names_.insert(name);
-        return name;
-    }
-
     // The element of `array` the loop may keep in a local, if any.
     std::optional<Candidate> candidate(const Stmt& loop, const Expr& cond, const Stmt& body,
                                        const std::string& array, const std::set<std::string>& assigned) {
@@ -257,7 +242,7 @@ private:
         }
         if (found.empty()) return std::nullopt;
 
-        for (auto& c : found) c.local = fresh(c.array + "_acc");
+        for (auto& c : found) c.local = names_.fresh(c.array + "_acc");
         Stmt inner = rewrite_exprs(loop, [&](const Expr& e) -> std::optional<Expr> {
             for (const auto& c : found)
                 if (is_element(e, c.array)) return var(c.local);
@@ -296,7 +281,7 @@ private:
     const std::map<std::string, Type>& arrays_;
     std::vector<Expr> written_before_; // what the enclosing block stored before the loop at hand
     std::vector<Expr> context_;        // what was stored before the statement being walked
-    std::set<std::string> names_;
+    FreshNames names_;
 };
 
 } // namespace
