@@ -15,15 +15,6 @@ using ir::test::expect_error;
 
 const double kInf = std::numeric_limits<double>::infinity();
 
-Tensor fvec(int64_t n, const std::string& format, double fill,
-            std::initializer_list<std::pair<int64_t, double>> list) {
-    CoordinateList c;
-    c.ndims = 1;
-    for (const auto& [i, v] : list) c.add(std::vector<int64_t>{i}, Scalar::of(v));
-    return Tensor::from_coordinates({n}, ValueType::Float64, Scalar::of(fill),
-                                    Format::parse(format, 1), c);
-}
-
 std::vector<double> dense_values(const Tensor& t) {
     std::vector<double> out;
     for (const Scalar& s : t.to_dense()) out.push_back(s.as_double());
@@ -64,7 +55,7 @@ void both_refuse(const std::string& text, const std::map<std::string, const Tens
 TEST(FillsCompiled, MinPlusWithFillsFromTheText) {
     // A row i: y[i] = min_j A[i,j] + x[j], where an unstored A or x is +inf (no edge).
     Tensor A = make({3, 4}, "csr", {{{0, 0}, 1}, {{0, 2}, 4}, {{1, 1}, 2}, {{2, 3}, 0.5}}, kInf);
-    Tensor x = fvec(4, "sparselist(0)", kInf, {{0, 10}, {2, 1}, {3, 7}});
+    Tensor x = make({4}, "sparselist(0)", {{{0}, 10}, {{2}, 1}, {{3}, 7}}, kInf);
     const std::string text = "fill A = inf\nfill x = inf\nfill y = inf\n"
                              "y[i] min= A[i,j] + x[j]";
     for (const char* format : {"dense", "sparselist(0)"}) {
@@ -77,8 +68,8 @@ TEST(FillsCompiled, MinPlusWithFillsFromTheText) {
 
 TEST(FillsCompiled, MaskedPowerWithItsOutputFillDeclared) {
     // The paper's masked power A^B * !D: its output fill is 1 (0^0 = 1), declared here.
-    Tensor b = fvec(6, "sparselist(0)", 0, {{0, 2}, {2, 3}, {4, 5}});
-    Tensor c = fvec(6, "sparselist(0)", 0, {{0, 3}, {1, 2}, {4, 2}});
+    Tensor b = make({6}, "sparselist(0)", {{{0}, 2}, {{2}, 3}, {{4}, 5}});
+    Tensor c = make({6}, "sparselist(0)", {{{0}, 3}, {{1}, 2}, {{4}, 2}});
     CoordinateList dl;
     dl.ndims = 1;
     dl.add(std::vector<int64_t>{4}, Scalar::of(true));
@@ -148,7 +139,7 @@ TEST(FillsCompiled, DifferentialOverFills) {
 
 TEST(FillsCompiled, AnInputOfAnotherFillIsRefused) {
     Tensor A = make({2, 2}, "csr", {{{0, 0}, 1}}); // fill 0
-    Tensor x = fvec(2, "dense", 0, {});
+    Tensor x = make({2}, "dense", {});
     both_refuse("fill A = inf\ny[i] min= A[i,j] + x[j]", {{"A", &A}, {"x", &x}}, {},
                 "input A has fill 0 (float64), but the program declares fill A = inf (line 1)");
     // An integer tensor cannot meet a fractional declaration.
