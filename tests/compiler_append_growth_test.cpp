@@ -7,12 +7,6 @@
 namespace siskin::testing {
 namespace {
 
-OutputSpec with_format(const std::string& f, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(f, ndims);
-    return s;
-}
-
 TensorSignature csr_signature() {
     TensorSignature s;
     s.format = Format::parse("csr@32", 2);

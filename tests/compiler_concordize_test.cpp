@@ -13,12 +13,6 @@ Tensor random_matrix(int64_t m, int64_t n, double density, const std::string& fo
     return random_matrix_of(m, n, density, format, seed, fill, [](double u) { return std::floor(u * 8) - 3; });
 }
 
-OutputSpec spec(const std::string& format, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(format, ndims);
-    return s;
-}
-
 std::shared_ptr<const Kernel> kernel_for(const std::string& text,
                                          const std::map<std::string, const Tensor*>& inputs,
                                          const std::map<std::string, std::string>& outputs,
@@ -48,7 +42,7 @@ TEST(CompilerConcordize, TacoAddOfATransposeAllCsr) {
             Tensor C = random_matrix(23, 23, 0.15, "csr", seed + 100, fill);
             const std::string text = "A[i,j] = B[i,j] + C[j,i]";
             auto program = ir::parse_program(text);
-            OutputSpec out = spec("csr", 2);
+            OutputSpec out = with_format("csr", 2);
             auto want = evaluate_reference(program, {{"B", &B}, {"C", &C}}, {{"A", out}}).at("A");
             auto got = run_compiled(text, {{"B", &B}, {"C", &C}}, {{"A", out}}).at("A");
             EXPECT_TRUE(got.equals(want)) << "seed " << seed << " fill " << fill;

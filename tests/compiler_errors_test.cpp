@@ -19,12 +19,6 @@ namespace {
     return throws_error(fn, parts);
 }
 
-OutputSpec with_format(const std::string& f, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(f, ndims);
-    return s;
-}
-
 TEST(CompilerErrors, SparseOutputWrittenOutOfOrder) {
     Tensor a = make({3, 3}, "csr", {{{0, 1}, 1}, {{2, 0}, 2}});
     Tensor b = make({3, 3}, "csr", {{{1, 1}, 3}});

@@ -42,12 +42,6 @@ size_t count(const std::string& text, const std::string& what) {
     return n;
 }
 
-OutputSpec with_format(const std::string& f, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(f, ndims);
-    return s;
-}
-
 ::testing::AssertionResult unsupported(const std::function<void()>& fn, const std::vector<std::string>& parts) {
     try {
         fn();

@@ -53,6 +53,13 @@ inline Tensor make(std::vector<int64_t> shape, const std::string& format,
                                     entries(static_cast<int>(shape.size()), list));
 }
 
+/// An output request that fixes only the format (e.g. "csr", 2).
+inline OutputSpec with_format(const std::string& format, int ndims) {
+    OutputSpec s;
+    s.format = Format::parse(format, ndims);
+    return s;
+}
+
 /// The stored coordinates of a tensor, in storage order.
 inline std::vector<std::vector<int64_t>> stored_coordinates(const Tensor& t) {
     std::vector<std::vector<int64_t>> out;

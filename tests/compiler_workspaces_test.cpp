@@ -14,12 +14,6 @@ Tensor random_matrix(int64_t m, int64_t n, double density, const std::string& fo
     return random_matrix_of(m, n, density, format, seed, 0.0, [](double u) { return std::floor(u * 7) - 3; });
 }
 
-OutputSpec spec(const std::string& format) {
-    OutputSpec s;
-    s.format = Format::parse(format, 2);
-    return s;
-}
-
 // Compiled and reference outputs agree on values and on the stored coordinates.
 void expect_same(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
                  const std::map<std::string, OutputSpec>& outputs, const std::string& what) {
@@ -55,7 +49,7 @@ TEST(CompilerWorkspaces, SpgemmEinsumIsGustavsonWithARowWorkspace) {
         for (auto [m, k, n, d] : {std::tuple{17, 13, 19, 0.15}, std::tuple{30, 30, 30, 0.05},
                                   std::tuple{8, 40, 5, 0.3}, std::tuple{1, 1, 1, 1.0}}) {
             Tensor A = random_matrix(m, k, d, "csr", seed), B = random_matrix(k, n, d, "csr", seed + 50);
-            expect_same(text, {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}},
+            expect_same(text, {{"A", &A}, {"B", &B}}, {{"C", with_format("csr", 2)}},
                         "seed " + std::to_string(seed) + " m " + std::to_string(m));
             ++cases;
         }
@@ -71,9 +65,9 @@ TEST(CompilerWorkspaces, SpgemmEinsumIsGustavsonWithARowWorkspace) {
     // The same loops written explicitly in Gustavson's order, and dcsr operands.
     Tensor Ad = random_matrix(12, 9, 0.2, "dcsr", 3), Bd = random_matrix(9, 11, 0.2, "dcsr", 4);
     expect_same("for i, k, j { C[i,j] += A[i,k] * B[k,j] }", {{"A", &A}, {"B", &B}},
-                {{"C", spec("csr")}}, "explicit gustavson");
-    expect_same(text, {{"A", &Ad}, {"B", &Bd}}, {{"C", spec("dcsr")}}, "dcsr");
-    expect_same("C[i,j] max= A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}}, "max=");
+                {{"C", with_format("csr", 2)}}, "explicit gustavson");
+    expect_same(text, {{"A", &Ad}, {"B", &Bd}}, {{"C", with_format("dcsr", 2)}}, "dcsr");
+    expect_same("C[i,j] max= A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", with_format("csr", 2)}}, "max=");
 }
 
 // A matrix whose rows have very different numbers of entries: empty rows, rows of a few entries,
@@ -94,7 +88,7 @@ Tensor mixed_rows(int64_t m, int64_t n, const std::string& format, uint64_t seed
 }
 
 OutputSpec spec_with_fill(const std::string& format, double fill) {
-    OutputSpec s = spec(format);
+    OutputSpec s = with_format(format, 2);
     s.fill = Scalar::of(fill);
     return s;
 }
@@ -126,13 +120,13 @@ TEST(CompilerWorkspaces, BytemapWorkspaceSpgemmAgreesWithTheReference) {
           "C[i,j] += A[i,k] * B[k,j] + A[i,k] * D[k,j]", "C[i,j] += (A[i,k] + 1) * B[k,j]",
           "for i, k, j { C[i,j] += A[i,k] * B[k,j] }"}) {
         Tensor Asq = mixed_rows(40, 40, "csr", 63);
-        expect_same(text, {{"A", &Asq}, {"B", &B}, {"D", &Bd}}, {{"C", spec("csr")}}, text);
+        expect_same(text, {{"A", &Asq}, {"B", &B}, {"D", &Bd}}, {{"C", with_format("csr", 2)}}, text);
     }
     // Every product of a row cancels: touched, but the fill, so not stored.
     Tensor p = make({2, 3}, "csr", {{{0, 0}, 1}, {{0, 1}, 1}, {{1, 2}, 3}});
     Tensor q = make({3, 4}, "csr", {{{0, 2}, 1}, {{1, 2}, -1}, {{0, 3}, 2}, {{1, 3}, -2}, {{2, 0}, 1}});
-    expect_same(gemm, {{"A", &p}, {"B", &q}}, {{"C", spec("csr")}}, "cancelling row");
-    auto c = run_compiled(gemm, {{"A", &p}, {"B", &q}}, {{"C", spec("csr")}}).at("C");
+    expect_same(gemm, {{"A", &p}, {"B", &q}}, {{"C", with_format("csr", 2)}}, "cancelling row");
+    auto c = run_compiled(gemm, {{"A", &p}, {"B", &q}}, {{"C", with_format("csr", 2)}}).at("C");
     std::vector<std::vector<int64_t>> want{{1, 0}};
     EXPECT_EQ(stored_coordinates(c), want);
 }
@@ -172,9 +166,9 @@ TEST(CompilerWorkspaces, EveryWayOfOrderingTheTouchedListAgreesWithTheReference)
         Tensor B = Tensor::from_coordinates({kb, n}, ValueType::Float64, Scalar::of(0.0),
                                             Format::parse(format, 2), b);
         for (const std::string out : {"csr", "csr@32", "csr@64"})
-            expect_same("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec(out)}},
+            expect_same("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", with_format(out, 2)}},
                         "operands " + format + " output " + out);
-        auto c = run_compiled("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}}).at("C");
+        auto c = run_compiled("C[i,j] += A[i,k] * B[k,j]", {{"A", &A}, {"B", &B}}, {{"C", with_format("csr", 2)}}).at("C");
         // Row 1 + k stores B row k's entries doubled (none is zero): as many as B row k has.
         auto coords = stored_coordinates(c);
         for (size_t k = 0; k < touches.size(); ++k)
@@ -239,15 +233,15 @@ TEST(CompilerWorkspaces, WorkspaceKernelsRunThroughTheKernelApi) {
 TEST(CompilerWorkspaces, InnerAndOuterProductsWrittenAsLoops) {
     Tensor A = random_matrix(14, 10, 0.25, "csr", 21), Bc = random_matrix(10, 12, 0.25, "csc", 22);
     const std::string inner = "for i, j, k { C[i,j] += A[i,k] * B[k,j] }";
-    expect_same(inner, {{"A", &A}, {"B", &Bc}}, {{"C", spec("csr")}}, "inner product");
+    expect_same(inner, {{"A", &A}, {"B", &Bc}}, {{"C", with_format("csr", 2)}}, "inner product");
     std::string c = c_of(inner, {{"A", &A}, {"B", &Bc}}, {{"C", "csr"}});
     EXPECT_EQ(c.find("C_ws"), std::string::npos) << c; // already in order: no workspace
 
     Tensor Ac = random_matrix(14, 10, 0.25, "csc", 23), B = random_matrix(10, 12, 0.25, "csr", 24);
     const std::string outer = "for k, i, j { C[i,j] += A[i,k] * B[k,j] }";
-    expect_same(outer, {{"A", &Ac}, {"B", &B}}, {{"C", spec("dense")}}, "outer product");
+    expect_same(outer, {{"A", &Ac}, {"B", &B}}, {{"C", with_format("dense", 2)}}, "outer product");
     // Into csr the outer product would need a whole-matrix workspace: refused, not run wrongly.
-    auto caught = throws_error([&] { run_compiled(outer, {{"A", &Ac}, {"B", &B}}, {{"C", spec("csr")}}); },
+    auto caught = throws_error([&] { run_compiled(outer, {{"A", &Ac}, {"B", &B}}, {{"C", with_format("csr", 2)}}); },
                                {"output C", "workspace"});
     EXPECT_TRUE(caught);
 }
@@ -256,7 +250,7 @@ TEST(CompilerWorkspaces, TacoSddmm) {
     Tensor B = random_matrix(15, 16, 0.2, "csr", 31);
     Tensor C = random_matrix(15, 6, 1.0, "dense", 32), D = random_matrix(6, 16, 1.0, "dense", 33);
     for (const std::string text : {"A[i,j] += B[i,j] * C[i,k] * D[k,j]", "A[i,j] = B[i,j] * C[i,k] * D[k,j]"})
-        expect_same(text, {{"B", &B}, {"C", &C}, {"D", &D}}, {{"A", spec("csr")}}, text);
+        expect_same(text, {{"B", &B}, {"C", &C}, {"D", &D}}, {{"A", with_format("csr", 2)}}, text);
 }
 
 TEST(CompilerWorkspaces, TwoOutputs) {
@@ -264,7 +258,7 @@ TEST(CompilerWorkspaces, TwoOutputs) {
     const std::string text = "C[i,j] += A[i,k] * B[k,j]\nD[i,j] = A[i,j] + B[j,i]\ny[j] += A[i,j]";
     OutputSpec y;
     y.format = Format::parse("sparselist(0)", 1);
-    expect_same(text, {{"A", &A}, {"B", &B}}, {{"C", spec("csr")}, {"D", spec("csr")}, {"y", y}},
+    expect_same(text, {{"A", &A}, {"B", &B}}, {{"C", with_format("csr", 2)}, {"D", with_format("csr", 2)}, {"y", y}},
                 "two outputs");
 }
 

@@ -10,12 +10,6 @@
 namespace siskin::testing {
 namespace {
 
-OutputSpec with_format(const std::string& f, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(f, ndims);
-    return s;
-}
-
 // Every buffer of every level and the values agree element by element (index widths may differ).
 ::testing::AssertionResult same_storage(const Tensor& got, const Tensor& want) {
     if (got.num_levels() != want.num_levels()) return ::testing::AssertionFailure() << "level count";

@@ -21,12 +21,6 @@ std::vector<double> dense_values(const Tensor& t) {
     return out;
 }
 
-OutputSpec with_format(const std::string& format, int ndims) {
-    OutputSpec s;
-    s.format = Format::parse(format, ndims);
-    return s;
-}
-
 // Compiled and reference results of the same text, compared output by output.
 std::map<std::string, Tensor> both(const std::string& text,
                                    const std::map<std::string, const Tensor*>& in,
