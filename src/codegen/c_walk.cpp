@@ -111,6 +111,23 @@ Expr rewrite_expr(const Expr& e, const std::function<std::optional<Expr>(const E
     return e;
 }
 
+Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f) {
+    switch (s.kind()) {
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        std::optional<Stmt> otherwise;
+        if (n.else_body) otherwise = f(*n.else_body);
+        return If::make(n.cond, f(n.then_body), otherwise);
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        return For::make(n.init, n.cond, n.step, f(n.body));
+    }
+    case StmtKind::While: return While::make(s.as<While>().cond, f(s.as<While>().body));
+    default: return s;
+    }
+}
+
 Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f) {
     auto ex = [&](const Expr& e) { return rewrite_expr(e, f); };
     auto st = [&](const Stmt& c) { return rewrite_exprs(c, f); };

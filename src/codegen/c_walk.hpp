@@ -23,6 +23,10 @@ Expr rewrite_expr(const Expr& e, const std::function<std::optional<Expr>(const E
 /// s with rewrite_expr applied to every expression it holds, at every depth.
 Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f);
 
+/// s rebuilt with f applied to the bodies it holds: then and else of an If, the body of a For or
+/// While. Any other statement (a Block included: passes treat blocks themselves) is s itself.
+Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f);
+
 /// Structural equality (the printed C text).
 bool same_expr(const Expr& a, const Expr& b);
 /// Whether e is the variable `name` itself.

@@ -95,18 +95,7 @@ public:
             }
             return Block::make(std::move(out));
         }
-        case StmtKind::If: {
-            const auto& n = s.as<If>();
-            std::optional<Stmt> otherwise;
-            if (n.else_body) otherwise = walk(*n.else_body);
-            return If::make(n.cond, walk(n.then_body), otherwise);
-        }
-        case StmtKind::For: {
-            const auto& f = s.as<For>();
-            return For::make(f.init, f.cond, f.step, walk(f.body));
-        }
-        case StmtKind::While: return While::make(s.as<While>().cond, walk(s.as<While>().body));
-        default: return s;
+        default: return map_bodies(s, [this](const Stmt& c) { return walk(c); });
         }
     }
 

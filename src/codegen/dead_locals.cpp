@@ -101,18 +101,7 @@ Stmt drop(const Stmt& s, const std::set<std::string>& dead) {
         }
         return Block::make(std::move(out));
     }
-    case StmtKind::If: {
-        const auto& n = s.as<If>();
-        std::optional<Stmt> otherwise;
-        if (n.else_body) otherwise = drop(*n.else_body, dead);
-        return If::make(n.cond, drop(n.then_body, dead), otherwise);
-    }
-    case StmtKind::For: {
-        const auto& n = s.as<For>();
-        return For::make(n.init, n.cond, n.step, drop(n.body, dead));
-    }
-    case StmtKind::While: return While::make(s.as<While>().cond, drop(s.as<While>().body, dead));
-    default: return s;
+    default: return map_bodies(s, [&](const Stmt& c) { return drop(c, dead); });
     }
 }
 

@@ -32,12 +32,7 @@ Stmt merge(const Stmt& s) {
         }
         return If::make(n.cond, then_body);
     }
-    case StmtKind::For: {
-        const auto& f = s.as<For>();
-        return For::make(f.init, f.cond, f.step, merge_body(f.body));
-    }
-    case StmtKind::While: return While::make(s.as<While>().cond, merge_body(s.as<While>().body));
-    default: return s;
+    default: return map_bodies(s, merge_body);
     }
 }
 

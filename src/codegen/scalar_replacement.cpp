@@ -66,18 +66,7 @@ Stmt store_before_gotos(const Stmt& s, const std::vector<Stmt>& stores) {
         }
         return Block::make(std::move(out));
     }
-    case StmtKind::If: {
-        const auto& n = s.as<If>();
-        std::optional<Stmt> otherwise;
-        if (n.else_body) otherwise = re(*n.else_body);
-        return If::make(n.cond, re(n.then_body), otherwise);
-    }
-    case StmtKind::For: {
-        const auto& n = s.as<For>();
-        return For::make(n.init, n.cond, n.step, re(n.body));
-    }
-    case StmtKind::While: return While::make(s.as<While>().cond, re(s.as<While>().body));
-    default: return s;
+    default: return map_bodies(s, re);
     }
 }
 
@@ -175,11 +164,7 @@ private:
     Stmt walk_loop(const Stmt& s) {
         // An iteration may move what the code before the loop stored.
         context_.clear();
-        if (s.kind() == StmtKind::For) {
-            const auto& n = s.as<For>();
-            return For::make(n.init, n.cond, n.step, walk(n.body));
-        }
-        return While::make(s.as<While>().cond, walk(s.as<While>().body));
+        return map_bodies(s, [this](const Stmt& c) { return walk(c); });
     }
 
     // The element of `array` the loop may keep in a local, if any.
