@@ -15,6 +15,7 @@ const Type kF64 = Type::of(ValueType::Float64);
 
 Expr lt(Expr a, Expr b) { return bin(BinaryOp::Lt, std::move(a), std::move(b)); }
 Expr add(Expr a, Expr b) { return bin(BinaryOp::Add, std::move(a), std::move(b)); }
+Expr mul(Expr a, Expr b) { return bin(BinaryOp::Mul, std::move(a), std::move(b)); }
 Expr y_at(const std::string& index) { return at(var("y"), var(index)); }
 
 // for (; p < end; p++) { <body> }
@@ -250,6 +251,51 @@ TEST(CodegenConstantInit, LeavesUnsafePairsAlone) {
     Stmt varying = Block::make({counted("k", {assign(y_at("k"), at(var("v"), var("k")))}),
                                 counted("i", {update(var("i"))})});
     EXPECT_EQ(run_fuse(varying), print(varying));
+}
+
+// for (int64_t v = 0; v < bound; v++) { body }
+Stmt counted_to(const std::string& v, const Expr& bound, std::vector<Stmt> body) {
+    return For::make(Decl::make(kI64, v, i64(0)), lt(var(v), bound), Increment::make(var(v)),
+                     Block::make(std::move(body)));
+}
+
+Expr row_element(const std::string& i, const std::string& j) {
+    return at(var("y"), add(mul(var(i), var("m")), var(j)));
+}
+
+// A row-major n x m output set to 0, then row i of the next loop (SpMM: per stored entry, j over
+// the m columns) reaches only y[i*m + j]: each iteration first sets its own row, the pass goes.
+TEST(CodegenConstantInit, RowMajorSetMovesIntoTheRowLoop) {
+    Stmt init = counted_to("k", mul(var("n"), var("m")), {assign(at(var("y"), var("k")), lit(Scalar::of(0.0)))});
+    Stmt update = assign(row_element("i", "j"), add(row_element("i", "j"), at(var("b"), var("j"))));
+    Stmt rows = counted("i", {For::make(std::nullopt, lt(var("p"), var("end")), Increment::make(var("p")),
+                                        Block::make({counted_to("j", var("m"), {update})}))});
+    std::string c = run_fuse(Block::make({init, rows}));
+    EXPECT_EQ(c.find("y[k] = 0.0"), std::string::npos) << c;
+    size_t set = c.find("y[i * m + k_1] = 0.0;");
+    ASSERT_NE(set, std::string::npos) << c;
+    EXPECT_LT(c.find("for (int64_t i = 0"), set) << c;
+    EXPECT_LT(set, c.find("for (; p < end; p++)")) << c;
+}
+
+// Each way an iteration could reach another row, or not start its row from the constant, keeps
+// the separate set.
+TEST(CodegenConstantInit, RowMajorSetLeftAloneWhenRowsMix) {
+    Stmt init = counted_to("k", mul(var("n"), var("m")), {assign(at(var("y"), var("k")), lit(Scalar::of(0.0)))});
+    auto inc = [](Expr e) { return assign(e, add(e, var("x"))); };
+    std::vector<Stmt> unsafe = {
+        counted("i", {counted_to("j", var("q"), {inc(row_element("i", "j"))})}),       // j may pass m
+        counted("i", {counted_to("j", var("m"), {inc(row_element("p", "j"))})}),       // another row
+        counted("i", {counted_to("j", var("m"), {inc(row_element("i", "j")), assign(var("j"), var("x"))})}),
+        counted("i", {inc(row_element("i", "j"))}),                                    // j is no counter
+        counted("i", {counted_to("j", var("m"), {inc(at(var("y"), var("j")))})}),      // not [i*m + j]
+        counted("i", {counted_to("j", var("m"), {inc(row_element("i", "j"))}), Goto::make("out")}),
+        counted("i", {counted_to("j", var("m"), {inc(row_element("i", "j"))}), assign(var("m"), var("x"))}),
+    };
+    for (const Stmt& rows : unsafe) {
+        Stmt pair = Block::make({init, rows});
+        EXPECT_EQ(run_fuse(pair), print(pair)) << print(rows);
+    }
 }
 
 } // namespace

@@ -39,8 +39,10 @@ Stmt replace_scalars(const Stmt& body, const std::map<std::string, Type>& arrays
 /// same range whose iteration i reaches the array only at [i] and always runs to its end:
 /// `for (k = 0; k < n; k++) X[k] = c; for (i = 0; i < n; i++) B` becomes
 /// `for (i = 0; i < n; i++) { T X_row = c; B with X[i] as X_row; X[i] = X_row; }`. Iteration i is
-/// the first to touch X[i], and its final stores cover what the first loop set. Run before
-/// replace_scalars. `arrays`: as for replace_scalars.
+/// the first to touch X[i], and its final stores cover what the first loop set. A set over n*m
+/// elements followed by a loop over n whose iteration i reaches X only at X[i*m + j], j the
+/// counter of a `for (j = 0; j < m; j++)` inside it (a row-major row), moves into that loop: its
+/// iteration first sets its own row. Run before replace_scalars. `arrays`: as for replace_scalars.
 Stmt fuse_constant_init(const Stmt& body, const std::map<std::string, Type>& arrays);
 
 /// `if (c) { if (c) S }` (no else on either, c pure) becomes `if (c) S`: a looplet's phase guard

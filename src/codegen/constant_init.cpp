@@ -3,6 +3,10 @@
 // acc; }`: two passes over y and a load the hand-written loop does not have. Iteration i of the
 // row loop is the first to touch y[i], so it can start from the constant in a register and store
 // once at its end; those stores cover every element the first loop set, which then goes.
+//
+// A row-major 2-D output (SpMM's C) is set over n*m elements and iteration i of the row loop
+// reaches only its own row, X[i*m + j] with j counting 0..m inside it: the row is set at the start
+// of its iteration instead, so it is written while it is in cache rather than in a pass of its own.
 #include <vector>
 
 #include "codegen/c_optimize.hpp"
@@ -103,12 +107,13 @@ private:
     std::optional<Stmt> fuse(const Stmt& first, const Stmt& second) {
         auto init = counted(first);
         auto rows = counted(second);
-        if (!init || !rows || !same_expr(init->bound, rows->bound)) return std::nullopt;
+        if (!init || !rows) return std::nullopt;
         auto set = constant_init(*init);
         if (!set) return std::nullopt;
         const auto& [array, value] = *set;
         auto type = arrays_.find(array);
         if (type == arrays_.end()) return std::nullopt;
+        if (!same_expr(init->bound, rows->bound)) return fuse_rows(*init, *rows, second, array, value);
 
         // The row loop reaches the array only at [i], and changes neither i, the bound, the
         // array pointer nor what the constant reads.
@@ -138,6 +143,110 @@ private:
         std::vector<Stmt> stmts{Decl::make(type->second, local, value)};
         for (const auto& c : body.as<Block>().stmts) stmts.push_back(c);
         stmts.push_back(assign(element, var(local)));
+        const auto& f = second.as<For>();
+        return For::make(f.init, f.cond, f.step, Block::make(std::move(stmts)));
+    }
+
+    // Whether the row loop's body changes the row index, the array pointer, or a variable that
+    // `exprs` read.
+    static bool changes(const CountedLoop& rows, const std::string& array, const std::vector<Expr>& exprs) {
+        bool changed = false;
+        for_each_node(rows.body, {}, [&](const Stmt& s) {
+            std::optional<std::string> v = assigned_var(s);
+            if (s.kind() == StmtKind::Decl) v = s.as<Decl>().name;
+            if (!v) return;
+            if (*v == rows.var || *v == array) changed = true;
+            for (const auto& e : exprs) changed = changed || mentions(e, *v);
+        });
+        return changed;
+    }
+
+    // Every use of `array` in s is an element X[i*m + j], j the counter of a loop `for (j = 0;
+    // j < m; j++)` around it inside s that nothing else in that loop assigns; `counters` are the
+    // ones around s.
+    static bool row_elements_only(const Stmt& s, const std::string& array, const std::string& i,
+                                  const Expr& m, std::vector<std::string>& counters) {
+        if (auto inner = counted(s); inner && same_expr(inner->bound, m)) {
+            bool moved = false;
+            for_each_node(inner->body, {}, [&](const Stmt& c) {
+                std::optional<std::string> v = assigned_var(c);
+                if (c.kind() == StmtKind::Decl) v = c.as<Decl>().name;
+                if (c.kind() == StmtKind::Increment && c.as<Increment>().target.kind() == ExprKind::Var)
+                    v = c.as<Increment>().target.as<Var>().name;
+                moved = moved || (v && *v == inner->var);
+            });
+            if (moved) return false;
+            counters.push_back(inner->var);
+            bool ok = row_elements_only(inner->body, array, i, m, counters);
+            counters.pop_back();
+            return ok;
+        }
+        auto row_element = [&](const Expr& e) {
+            if (e.kind() != ExprKind::Index || !is_var(e.as<Index>().base, array)) return false;
+            const Expr& index = e.as<Index>().index;
+            if (index.kind() != ExprKind::Binary || index.as<Binary>().op != BinaryOp::Add) return false;
+            const auto& sum = index.as<Binary>();
+            if (sum.lhs.kind() != ExprKind::Binary || sum.lhs.as<Binary>().op != BinaryOp::Mul) return false;
+            const auto& row = sum.lhs.as<Binary>();
+            if (!is_var(row.lhs, i) || !same_expr(row.rhs, m)) return false;
+            for (const auto& j : counters)
+                if (is_var(sum.rhs, j)) return true;
+            return false;
+        };
+        switch (s.kind()) {
+        case StmtKind::Block:
+            for (const auto& c : s.as<Block>().stmts)
+                if (!row_elements_only(c, array, i, m, counters)) return false;
+            return true;
+        case StmtKind::If: {
+            const auto& n = s.as<If>();
+            if (mentions(n.cond, array)) return false;
+            return row_elements_only(n.then_body, array, i, m, counters) &&
+                   (!n.else_body || row_elements_only(*n.else_body, array, i, m, counters));
+        }
+        case StmtKind::For: {
+            // Another loop: its header must not touch the array; its body is checked as is.
+            const auto& f = s.as<For>();
+            if ((f.init && mentions(*f.init, array)) || (f.cond && mentions(*f.cond, array)) ||
+                (f.step && mentions(*f.step, array)))
+                return false;
+            return row_elements_only(f.body, array, i, m, counters);
+        }
+        case StmtKind::While:
+            if (mentions(s.as<While>().cond, array)) return false;
+            return row_elements_only(s.as<While>().body, array, i, m, counters);
+        default: {
+            // A plain statement: every occurrence of the array is a row element.
+            int vars = 0, elements = 0;
+            for_each_node(s, [&](const Expr& e) {
+                if (is_var(e, array)) ++vars;
+                if (row_element(e)) ++elements;
+            });
+            return vars == elements;
+        }
+        }
+    }
+
+    // `for (k = 0; k < n*m; k++) X[k] = c; for (i = 0; i < n; i++) B` where B reaches X only at
+    // X[i*m + j] (j counting 0..m in B): B starts by setting its row.
+    std::optional<Stmt> fuse_rows(const CountedLoop& init, const CountedLoop& rows, const Stmt& second,
+                                  const std::string& array, const Expr& value) {
+        if (init.bound.kind() != ExprKind::Binary || init.bound.as<Binary>().op != BinaryOp::Mul) return std::nullopt;
+        const auto& nm = init.bound.as<Binary>();
+        if (!same_expr(nm.lhs, rows.bound)) return std::nullopt;
+        const Expr& m = nm.rhs;
+        std::vector<std::string> counters;
+        if (!row_elements_only(rows.body, array, rows.var, m, counters)) return std::nullopt;
+        if (leaves_loop(rows.body, false) || changes(rows, array, {rows.bound, m, value})) return std::nullopt;
+
+        std::string k = names_.fresh("k");
+        Expr row_start = bin(BinaryOp::Mul, var(rows.var), m);
+        Stmt set_row = For::make(Decl::make(Type::of(ValueType::Int64), k, i64(0)), bin(BinaryOp::Lt, var(k), m),
+                                 Increment::make(var(k)),
+                                 Block::make({assign(at(var(array), bin(BinaryOp::Add, row_start, var(k))), value)}));
+        std::vector<Stmt> stmts{set_row};
+        Stmt body = walk(rows.body);
+        for (const auto& c : body.as<Block>().stmts) stmts.push_back(c);
         const auto& f = second.as<For>();
         return For::make(f.init, f.cond, f.step, Block::make(std::move(stmts)));
     }
