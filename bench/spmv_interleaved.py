@@ -7,7 +7,7 @@ after the other, and on a shared machine their ratios swing by 20 %).
     /usr/bin/python3 bench/spmv_interleaved.py [--siskin build/siskin] [--dir MATRICES]
 
 siskin's kernel is the C that `siskin c` prints, the hand loop is bench_spmv.cpp's, both built
-here with the JIT's default compiler and flags (cc -O3 -march=native -std=c11 -fPIC -shared; set
+here with the JIT's default compiler and flags (cc -O3 -march=native -falign-loops=32 -std=c11 -fPIC -shared; set
 SISKIN_CC / SISKIN_CFLAGS as for the JIT) and called through ctypes with the kernel ABI
 (siskin_buffer **buffers, const int64_t *dims). Prints median ms per call and the ratios.
 """
@@ -45,7 +45,7 @@ class Buffer(ctypes.Structure):  # siskin_buffer / siskin::RawBuffer
 
 def build(source, out, repo):
     cc = os.environ.get("SISKIN_CC", "cc")
-    flags = shlex.split(os.environ.get("SISKIN_CFLAGS", "-O3 -march=native -std=c11"))
+    flags = shlex.split(os.environ.get("SISKIN_CFLAGS", "-O3 -march=native -falign-loops=32 -std=c11"))
     src = out + ".c"
     with open(src, "w") as f:
         f.write(source)
