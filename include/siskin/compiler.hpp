@@ -36,6 +36,12 @@ struct TensorSignature {
     /// Inputs: every stored value is finite (no inf or NaN). Lets the simplifier use the
     /// annihilators that only hold for finite values (0 * x = 0). Kernel::run checks it.
     bool finite = false;
+    /// Outputs: the kernel starts from the values the output tensor holds when run() is called
+    /// instead of setting every element to the fill, so a program that writes a window of it
+    /// (`y[i(1:7:2)] = x[i]`) leaves the rest as it was and `+=` adds onto it. Dense outputs with
+    /// an element leaf only (compile() refuses others with Error(Unsupported)). Not compared by
+    /// matches(): it is how the kernel treats the tensor, not what the tensor is.
+    bool keep_contents = false;
 
     /// The signature of an existing tensor; `finite` is computed (a scan of its values) when
     /// check_finite is set, else false.
@@ -80,11 +86,14 @@ public:
     /// kernel was compiled without count_work or has not run yet.
     int64_t last_work() const;
 
-    /// Empty output tensors of the given shapes, in the output signatures, ready for run().
+    /// Empty output tensors of the given shapes, in the output signatures, ready for run(). An
+    /// output compiled with keep_contents starts from the fill unless its values are set before
+    /// run() (e.g. replaced by `start.convert(signature(name).format)`).
     std::map<std::string, Tensor> prepare(const std::map<std::string, std::vector<int64_t>>& shapes) const;
     /// Runs the kernel. Inputs must match their signatures (checked, finiteness included) and
     /// agree on shared dimensions; outputs must come from prepare() (their contents are
-    /// replaced). Throws Error on any mismatch, or when the kernel cannot allocate memory.
+    /// replaced), or for keep_contents outputs be dense tensors of their signature whose values
+    /// the kernel starts from and updates in place. Throws Error on any mismatch, or when the kernel cannot allocate memory.
     void run(const std::map<std::string, const Tensor*>& inputs,
              std::map<std::string, Tensor>& outputs) const;
 
@@ -115,6 +124,14 @@ std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
 struct CompiledProgram {
     std::shared_ptr<const Kernel> kernel;
     std::map<std::string, std::vector<int64_t>> output_shapes;
+    /// Outputs with a start tensor (OutputSpec::start): their starting values, in the dense
+    /// format the kernel writes them in (a copy made once; the start tensor is never modified).
+    std::map<std::string, Tensor> starts;
+    /// Outputs in a format the kernel cannot write as the program asks: a start tensor's format
+    /// with a sparse level or a pattern leaf (a kernel updates dense outputs in place only), or a
+    /// sparse output written through a slice. Computed dense, then converted to this format
+    /// after each run (entries equal to the fill dropped, as the reference evaluator does).
+    std::map<std::string, Format> convert_after;
     /// Runs the kernel on the inputs it was compiled for (their finiteness was checked when
     /// compiling, so it is not scanned again) and returns fresh outputs.
     std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;

@@ -20,6 +20,15 @@ struct OutputSpec {
     std::optional<Scalar> fill;
     std::optional<ValueType> type;
     std::optional<std::vector<int64_t>> shape;
+    /// The output starts as this tensor's values instead of all fill, as NumPy's `Y[1:7:2] = x`
+    /// or `Y[2:4, :] += B` update an existing array: a program that writes a window of the
+    /// output (`Y[i(1:7:2)] = x[i]`) changes only that window, and a reduction (`+=`, `min=`)
+    /// combines onto the existing values. Shape, type and fill are the start tensor's (a
+    /// different shape, type or fill above is an Error naming both); the format is `format`
+    /// when given, else the start tensor's. The start tensor is only read (never modified) and
+    /// must outlive the call. To read the old values in the program as well, pass the same
+    /// tensor as an input under another name.
+    const Tensor* start = nullptr;
 };
 
 /// Runs `program` on `inputs`, returning every output by name.

@@ -1,5 +1,6 @@
 #include "compiler/bind.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -76,6 +77,21 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
         b->fill = it->second.fill.cast(it->second.type);
         b->finite = !output && it->second.finite;
         b->output = output;
+        if (it->second.keep_contents) {
+            if (!output)
+                throw Error(fmt::format("the signature of {} keeps its contents, but the program "
+                                        "only reads {}: only an output can start from its values",
+                                        name, name));
+            if (it->second.format.leaf() != Leaf::Element ||
+                std::any_of(it->second.format.levels().begin(), it->second.format.levels().end(),
+                            [](const LevelSpec& l) { return l.kind != "dense"; }))
+                throw Error(fmt::format("output {} keeps its contents, which compiled code does for "
+                                        "dense outputs only, and its format is {} (compute it "
+                                        "dense and convert, as evaluate_compiled does)",
+                                        name, it->second.format.to_string()),
+                            Error::Kind::Unsupported);
+            b->keep_contents = true;
+        }
         kt.bindings.emplace(name, std::move(b));
     }
 

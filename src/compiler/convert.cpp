@@ -100,6 +100,8 @@ private:
         // (y max= 0 from fill 0, as in a (max, *) product where A holds its fill).
         if (op && op->idempotent && op->commutative && op->associative)
             single = writers_[t.name] == std::set<const Operator*>{op};
+        // Both rules rely on the element starting at the fill, which a kept output's does not.
+        if (t.keep_contents) single = false;
         for (const auto& i : loops_) {
             bool indexed = false;
             for (const auto& s : a.lhs->indices)

@@ -8,8 +8,10 @@
 #include "compiler/kernel_impl.hpp"
 #include "passes/declared_fills.hpp"
 #include "passes/output_fill.hpp"
+#include "passes/output_start.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/verify.hpp"
+#include "siskin/ir/visit.hpp"
 
 namespace siskin {
 
@@ -26,13 +28,32 @@ int output_index_bits(const std::vector<int64_t>& shape) {
     return positions <= kMax ? 32 : 64;
 }
 
+// Whether some assignment writes `output` through a sliced subscript (`y[i(1:7:2)] = ...`).
+bool written_through_slice(const ir::Program& program, const std::string& output) {
+    bool found = false;
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* a = s->as<ir::Assign>();
+        if (!a || a->lhs->tensor != output) return;
+        for (const auto& index : a->lhs->indices)
+            if (const auto* i = index->as<ir::Index>(); i && i->slice) found = true;
+    });
+    return found;
+}
+
+bool has_sparse_level(const Format& format) {
+    for (const auto& level : format.levels())
+        if (level.kind != "dense") return true;
+    return false;
+}
+
 } // namespace
 
 CompiledProgram compile_for(const ir::Program& program,
                             const std::map<std::string, const Tensor*>& inputs,
                             const std::map<std::string, OutputSpec>& given_specs,
                             const CompileOptions& options) {
-    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
+    const std::map<std::string, OutputSpec> specs =
+        with_output_starts(program, with_declared_fills(program, given_specs));
     std::map<std::string, ir::TensorInfo> infos;
     for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
     for (const auto& [name, spec] : specs)
@@ -51,6 +72,8 @@ CompiledProgram compile_for(const ir::Program& program,
     }
     check_declared_input_fills(program, input_fills);
     std::map<std::string, std::vector<int64_t>> shapes;
+    std::map<std::string, Tensor> starts;
+    std::map<std::string, Format> convert_after;
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
             throw Error(fmt::format("{} is both an input and an output of the program", name));
@@ -60,6 +83,20 @@ CompiledProgram compile_for(const ir::Program& program,
         std::vector<int64_t> shape = spec && spec->shape ? *spec->shape : verified.output_shapes.at(name);
         s.ndims = static_cast<int>(shape.size());
         Format format = spec && spec->format ? *spec->format : Format::dense(s.ndims);
+        if (spec && spec->start) {
+            // The kernel updates a dense copy of the start in place; a format it cannot update
+            // in place is computed dense and converted after the run. Any fill works then.
+            s.fill = spec->start->fill();
+            s.keep_contents = true;
+            Format written = updates_in_place(format) ? format : Format::dense(s.ndims);
+            s.format = written.with_index_bits(output_index_bits(shape));
+            if (!updates_in_place(format))
+                convert_after.emplace(name, format.with_index_bits(output_index_bits(shape)));
+            starts.emplace(name, spec->start->convert(s.format));
+            signatures[name] = s;
+            shapes[name] = shape;
+            continue;
+        }
         if (spec && spec->fill) {
             s.fill = requested_fill_of_type(name, *spec->fill, s.type);
             check_requested_fill(program, name, s.type, s.fill, format, input_fills);
@@ -67,16 +104,24 @@ CompiledProgram compile_for(const ir::Program& program,
             s.fill = infer_output_fill(program, name, s.type, input_fills).cast(s.type);
         }
         s.format = format.with_index_bits(output_index_bits(shape));
+        if (has_sparse_level(format) && written_through_slice(program, name)) {
+            // Kernels write windows of dense outputs only: this one is computed dense (all
+            // fill outside the window) and converted, which drops the fill as the reference does.
+            convert_after.emplace(name, s.format);
+            s.format = Format::dense(s.ndims).with_index_bits(output_index_bits(shape));
+        }
         signatures[name] = s;
         shapes[name] = shape;
     }
-    return {compile(program, signatures, options), std::move(shapes)};
+    return {compile(program, signatures, options), std::move(shapes), std::move(starts),
+            std::move(convert_after)};
 }
 
 std::map<std::string, TensorSignature> infer_signatures(
     const ir::Program& program, const std::map<std::string, TensorSignature>& inputs,
     const std::map<std::string, OutputSpec>& given_specs, int index_bits) {
-    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
+    const std::map<std::string, OutputSpec> specs =
+        with_output_starts(program, with_declared_fills(program, given_specs));
     // Kernels do not depend on shapes, so the verifier sees every dimension the same size,
     // large enough for any literal subscript or loop range, only to infer the output types.
     constexpr int64_t kAnySize = int64_t{1} << 40;
@@ -114,8 +159,18 @@ std::map<std::string, TensorSignature> infer_signatures(
             throw Error(fmt::format("{} is written with {} subscripts, but its format {} has {} "
                                     "dimensions",
                                     name, s.ndims, s.format.to_string(), s.format.ndims()));
-        if (spec && spec->fill)
+        if (spec && spec->start) {
+            // Only a kernel that updates the output in place starts from a tensor by itself.
+            if (!updates_in_place(s.format))
+                throw Error(fmt::format("output {} starts as an existing tensor, which a kernel "
+                                        "does in place for a dense output only (evaluate_compiled "
+                                        "computes a {} output dense and converts it)",
+                                        name, s.format.to_string()),
+                            Error::Kind::Unsupported);
+            s.keep_contents = true;
+        } else if (spec && spec->fill) {
             check_requested_fill(program, name, s.type, s.fill, s.format, input_fills);
+        }
         signatures[name] = s;
     }
     return signatures;
@@ -124,7 +179,9 @@ std::map<std::string, TensorSignature> infer_signatures(
 std::map<std::string, Tensor> CompiledProgram::run(
     const std::map<std::string, const Tensor*>& inputs) const {
     auto outputs = kernel->prepare(output_shapes);
+    for (const auto& [name, start] : starts) outputs.at(name) = start; // a copy to update
     kernel->impl().run(inputs, outputs, false);
+    for (const auto& [name, format] : convert_after) outputs.at(name) = outputs.at(name).convert(format);
     return outputs;
 }
 

@@ -161,7 +161,17 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     }
     for (const auto& name : plan.outputs) {
         Tensor& t = output(name);
-        add_buffers(t, buffers, true);
+        bool keep = plan.signatures.at(name).keep_contents;
+        if (keep) {
+            // The kernel writes into the values as they are: all of them must be there.
+            int64_t positions = 1;
+            for (int64_t n : t.shape()) positions *= n;
+            if (t.values().size() != positions)
+                throw Error(fmt::format("output {} starts from its values, but it holds {} of "
+                                        "its {} elements",
+                                        name, t.values().size(), positions));
+        }
+        add_buffers(t, buffers, !keep);
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
     SISKIN_ASSERT(static_cast<int>(buffers.size()) == plan.num_buffers,

@@ -33,6 +33,9 @@ struct TensorBinding {
     bool output = false;
     /// A kernel temporary (workspaces pass) that the kernel empties again after each read.
     bool workspace = false;
+    /// An output that starts from the values it holds (TensorSignature::keep_contents): not set
+    /// to the fill first, and no write may be skipped for leaving an element at its fill.
+    bool keep_contents = false;
     std::vector<cast::Expr> dims;                    // per tensor dimension
     std::vector<std::vector<BufferBinding>> levels;  // per level, in LevelStorage order
     std::optional<BufferBinding> values;             // none for a pattern leaf

@@ -50,7 +50,8 @@ void init_child_slots(LowerCtx& ctx, const TensorBinding& t, int level, const ca
 void declare_output(LowerCtx& ctx, const TensorBinding& t) {
     for (int k = 0; k < t.num_levels(); ++k)
         level_codegen(t.format.levels()[static_cast<size_t>(k)].kind).declare(ctx, t, k);
-    init_child_slots(ctx, t, -1, c_int(0), c_int(1));
+    // An output that keeps its contents arrives with every slot holding its starting value.
+    if (!t.keep_contents) init_child_slots(ctx, t, -1, c_int(0), c_int(1));
 }
 
 void freeze_output(LowerCtx& ctx, const TensorBinding& t) {

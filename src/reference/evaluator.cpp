@@ -11,6 +11,7 @@
 #include "siskin/operators.hpp"
 #include "passes/declared_fills.hpp"
 #include "passes/output_fill.hpp"
+#include "passes/output_start.hpp"
 
 namespace siskin {
 
@@ -168,7 +169,8 @@ private:
 std::map<std::string, Tensor> evaluate_reference(const Program& program,
                                                  const std::map<std::string, const Tensor*>& inputs,
                                                  const std::map<std::string, OutputSpec>& given_specs) {
-    const std::map<std::string, OutputSpec> specs = with_declared_fills(program, given_specs);
+    const std::map<std::string, OutputSpec> specs =
+        with_output_starts(program, with_declared_fills(program, given_specs));
     std::map<std::string, TensorInfo> infos;
     for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
     for (const auto& [name, spec] : specs)
@@ -189,7 +191,9 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         if (spec && spec->shape) out.shape = *spec->shape;
         else if (shape != verified.output_shapes.end()) out.shape = shape->second;
         else throw Error(fmt::format("cannot infer the shape of output {}: give it explicitly", name));
-        if (spec && spec->fill) {
+        if (spec && spec->start) {
+            out.fill = spec->start->fill(); // any fill: the result holds the start's values too
+        } else if (spec && spec->fill) {
             out.fill = requested_fill_of_type(name, *spec->fill, out.type);
             check_requested_fill(program, name, out.type, out.fill,
                                  spec->format ? *spec->format
@@ -204,7 +208,8 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
             out.strides[k] = size;
             size *= out.shape[k];
         }
-        out.values.assign(static_cast<size_t>(size), out.fill);
+        if (spec && spec->start) out.values = spec->start->to_dense();
+        else out.values.assign(static_cast<size_t>(size), out.fill);
         outputs.emplace(name, std::move(out));
     }
 

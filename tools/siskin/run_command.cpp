@@ -1,6 +1,7 @@
 // `siskin run PROGRAM -i NAME=FILE[:FORMAT] ... -o NAME=FILE[:FORMAT] ...`: compiled code by
 // default (compiled once, then run --repeat times, so the timings are the kernel's), or the
-// reference evaluator with --interpret.
+// reference evaluator with --interpret. `--start NAME=FILE[:FORMAT]` makes an output start as the
+// tensor in FILE, so a program that writes a window of it changes only that window.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -25,7 +26,7 @@ namespace {
 
 struct RunOptions {
     std::string program;
-    std::vector<std::string> inputs, outputs, fills, types, prints, function_files;
+    std::vector<std::string> inputs, outputs, starts, fills, types, prints, function_files;
     std::string stats_path;
     std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
     int repeat = 1;
@@ -90,6 +91,28 @@ void run(const RunOptions& o) {
                                     arg.name, arg.path, t.ndims(), ndims));
         inputs.emplace(arg.name, std::move(t));
     }
+    // Start tensors of outputs, read as inputs are (with the output's --fill and --type).
+    std::map<std::string, Tensor> starts;
+    for (const auto& text : o.starts) {
+        TensorArgument arg = parse_tensor_argument(text, "--start");
+        int ndims = dimensions_of(arity, arg.name, "--start");
+        if (!is_output(arg.name))
+            throw Error(fmt::format("--start {}: the program only reads {}, and only an output "
+                                    "can start as an existing tensor (give an input with -i)",
+                                    text, arg.name));
+        if (starts.count(arg.name))
+            throw Error(fmt::format("--start {}: {} is given a start tensor twice", text, arg.name));
+        ReadOptions read;
+        if (arg.format) read.format = Format::parse(*arg.format, ndims);
+        if (fills.count(arg.name)) read.fill = fills.at(arg.name);
+        read.type = type_of(arg.name);
+        read.ndims = ndims;
+        Tensor t = read_tensor(arg.path, read);
+        if (t.ndims() != ndims)
+            throw Error(fmt::format("{} in '{}' has {} dimensions, but the program writes it with {}",
+                                    arg.name, arg.path, t.ndims(), ndims));
+        starts.emplace(arg.name, std::move(t));
+    }
     for (const auto& [name, n] : arity)
         if (!is_output(name) && !inputs.count(name))
             throw Error(fmt::format("the program reads tensor '{}': give it with -i {}=FILE", name, name));
@@ -108,6 +131,7 @@ void run(const RunOptions& o) {
         if (fills.count(name)) specs[name].fill = fills.at(name);
         if (auto t = type_of(name)) specs[name].type = *t;
     }
+    for (const auto& [name, t] : starts) specs[name].start = &t;
     for (const auto& name : o.prints)
         if (!arity.count(name))
             throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
@@ -176,6 +200,9 @@ void add_run_command(CLI::App& app) {
         ->required();
     cmd->add_option("-i,--input", options->inputs, "Input tensor NAME=FILE[:FORMAT] (.mtx or .tns)");
     cmd->add_option("-o,--output", options->outputs, "Output tensor NAME=FILE[:FORMAT] to write");
+    cmd->add_option("--start", options->starts,
+                    "Output NAME starts as the tensor in FILE (NAME=FILE[:FORMAT]): a program that "
+                    "writes a window of it changes only that window, += adds onto it");
     cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
     cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
     cmd->add_option("--print", options->prints, "Print tensor NAME after the run");
