@@ -15,15 +15,14 @@ namespace siskin {
 
 namespace {
 
-// 32-bit indices when every coordinate and every position of the output fits.
+// 32-bit indices when every coordinate fits. The number of entries, and so the positions, are
+// not known before the kernel runs: one that outgrows 32 bits stops with IndexOverflow, and
+// CompiledProgram::run builds the output again with 64-bit indices (CompiledProgram::widen).
 int output_index_bits(const std::vector<int64_t>& shape) {
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-    int64_t positions = 1;
-    for (int64_t n : shape) {
-        if (n > kMax || (n != 0 && positions > kMax / n)) return 64;
-        positions *= n;
-    }
-    return positions <= kMax ? 32 : 64;
+    for (int64_t n : shape)
+        if (n > kMax) return 64;
+    return 32;
 }
 
 } // namespace
@@ -51,6 +50,7 @@ CompiledProgram compile_for(const ir::Program& program,
     }
     check_declared_input_fills(program, input_fills);
     std::map<std::string, std::vector<int64_t>> shapes;
+    std::map<std::string, Format> unsized; // outputs given 32-bit indices they did not ask for
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
             throw Error(fmt::format("{} is both an input and an output of the program", name));
@@ -67,10 +67,20 @@ CompiledProgram compile_for(const ir::Program& program,
             s.fill = infer_output_fill(program, name, s.type, input_fills).cast(s.type);
         }
         s.format = format.with_index_bits(output_index_bits(shape));
+        if (!(s.format == format)) unsized.emplace(name, format);
         signatures[name] = s;
         shapes[name] = shape;
     }
-    return {compile(program, signatures, options), std::move(shapes)};
+    CompiledProgram out{compile(program, signatures, options), std::move(shapes), {}};
+    std::map<std::string, TensorSignature> wide = signatures;
+    bool narrowed = false;
+    for (const auto& [name, format] : unsized) {
+        wide[name].format = format.with_index_bits(64);
+        narrowed = narrowed || !(wide[name].format == signatures[name].format);
+    }
+    if (narrowed)
+        out.widen = [program, wide, options] { return compile(program, wide, options); };
+    return out;
 }
 
 std::map<std::string, TensorSignature> infer_signatures(
@@ -124,7 +134,14 @@ std::map<std::string, TensorSignature> infer_signatures(
 std::map<std::string, Tensor> CompiledProgram::run(
     const std::map<std::string, const Tensor*>& inputs) const {
     auto outputs = kernel->prepare(output_shapes);
-    kernel->impl().run(inputs, outputs, false);
+    try {
+        kernel->impl().run(inputs, outputs, false);
+    } catch (const IndexOverflow&) {
+        if (!widen) throw;
+        std::shared_ptr<const Kernel> wide = widen();
+        outputs = wide->prepare(output_shapes);
+        wide->impl().run(inputs, outputs, false);
+    }
     return outputs;
 }
 
