@@ -26,7 +26,8 @@
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,
-    SISKIN_ERR_ALLOC = 1 /* a buffer could not grow: out of memory or a size overflow */
+    SISKIN_ERR_ALLOC = 1, /* a buffer could not grow: out of memory or a size overflow */
+    SISKIN_ERR_INDEX_OVERFLOW = 2 /* a position outgrew an output's 32-bit index buffer */
 };
 
 #if defined(__GNUC__) || defined(__clang__)

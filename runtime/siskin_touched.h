@@ -5,8 +5,11 @@
  * The list holds distinct coordinates in [0, dim), and their bytes used[c] are set, so three
  * ways are open, picked by the list's length n against dim:
  * - a short list (n <= SISKIN_TOUCHED_SMALL) is insertion-sorted;
- * - a list longer than dim / SISKIN_TOUCHED_SCAN is rebuilt by scanning the bytes in order, eight
- *   at a time (O(dim / 8 + n), sequential);
+ * - a list longer than dim / SISKIN_TOUCHED_SCAN (or than dim / SISKIN_TOUCHED_SCAN_SMALL when
+ *   dim <= SISKIN_TOUCHED_SCAN_DIM, bytes that stay in L1) is rebuilt by scanning the bytes in
+ *   order, eight at a time (O(dim / 8 + n), sequential, but a mispredicted branch per nonzero
+ *   word: measured slower than the radix sort below a quarter full, for dims beyond a few
+ *   thousand);
  * - any other is radix-sorted, least significant digit first, in passes of at most 8 bits of
  *   the coordinate (two passes below 65536 columns), through a scratch array of n elements:
  *   O(n) per pass with no data-dependent branches, where a comparison sort's O(n log n)
@@ -19,7 +22,9 @@
 #include <string.h>
 
 #define SISKIN_TOUCHED_SMALL 32
-#define SISKIN_TOUCHED_SCAN 32
+#define SISKIN_TOUCHED_SCAN 4
+#define SISKIN_TOUCHED_SCAN_SMALL 32
+#define SISKIN_TOUCHED_SCAN_DIM 2048
 
 /* The index (0..7) of the lowest nonzero byte of a nonzero word whose bytes are 0 or 1. */
 static inline int siskin_lowest_byte(uint64_t w) {
@@ -99,7 +104,8 @@ static inline int siskin_lowest_byte(uint64_t w) {
                                                T *tmp) {                                            \
         if (n <= SISKIN_TOUCHED_SMALL)                                                              \
             siskin_insertion_sort_##S(a, n);                                                        \
-        else if (n > dim / SISKIN_TOUCHED_SCAN)                                                     \
+        else if (n > dim / (dim <= SISKIN_TOUCHED_SCAN_DIM ? SISKIN_TOUCHED_SCAN_SMALL              \
+                                                           : SISKIN_TOUCHED_SCAN))                  \
             siskin_scan_touched_##S(a, used, dim);                                                  \
         else                                                                                        \
             siskin_radix_sort_##S(a, n, dim, tmp);                                                  \

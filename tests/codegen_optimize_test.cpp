@@ -295,6 +295,126 @@ TEST(CodegenConstantInit, RowMajorSetLeftAloneWhenRowsMix) {
     for (const Stmt& rows : unsafe) {
         Stmt pair = Block::make({init, rows});
         EXPECT_EQ(run_fuse(pair), print(pair)) << print(rows);
+
+
+// `if (c + 1 > B->capacity) { if (siskin_buffer_grow(B, c + 1, 8) != SISKIN_OK) return
+// SISKIN_ERR_ALLOC; P = (double *)B->data; }`, as LowerCtx::reserve writes it.
+Stmt growth(const std::string& c, const std::string& buffer, const std::string& pointer) {
+    Expr need = add(var(c), i64(1));
+    Stmt fail = If::make(bin(BinaryOp::Ne, call("siskin_buffer_grow", {var(buffer), need, i64(8)}),
+                             var("SISKIN_OK")),
+                         Return::make(var("SISKIN_ERR_ALLOC")));
+    Stmt refresh = assign(var(pointer), Cast::make(kF64.pointer(), Field::make(var(buffer), "data")));
+    return If::make(bin(BinaryOp::Gt, need, Field::make(var(buffer), "capacity")),
+                    Block::make({fail, refresh}));
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// The copy-out of a workspace row: a check per entry of two buffers, one append (c++) under a
+// test. One check each for the whole trip goes before the loop; none is left inside.
+TEST(CodegenHoistGrowth, ChecksBeforeTheOnlyAppendLeaveTheLoop) {
+    Stmt loop = walk({growth("c", "V", "vals"), assign(at(var("vals"), var("c")), var("x")),
+                      If::make(var("keep"), Block::make({growth("c", "K", "crd"),
+                                                         assign(at(var("crd"), var("c")), var("p")),
+                                                         Increment::make(var("c"))}))});
+    std::string c = print(hoist_growth_checks(Block::make({loop})));
+    EXPECT_NE(c.find("if (c + (end - p) > V->capacity) {"), std::string::npos) << c;
+    EXPECT_NE(c.find("siskin_buffer_grow(V, c + (end - p), 8LL)"), std::string::npos) << c;
+    EXPECT_NE(c.find("if (c + (end - p) > K->capacity) {"), std::string::npos) << c;
+    EXPECT_EQ(occurrences(c, "capacity"), 2u) << c;
+    EXPECT_LT(c.find("K->capacity"), c.find("for (")) << c;
+    EXPECT_NE(c.find("vals[c] = x;"), std::string::npos) << c;
+    EXPECT_NE(c.find("c++;"), std::string::npos) << c;
+    // A counted for with its own start: the trip is n - 0.
+    std::string d = print(hoist_growth_checks(Block::make({counted(
+        "k", {growth("c", "V", "vals"), assign(at(var("vals"), var("c")), var("x")), Increment::make(var("c"))})})));
+    EXPECT_NE(d.find("if (c + (n - 0LL) > V->capacity) {"), std::string::npos) << d;
+    EXPECT_EQ(occurrences(d, "capacity"), 1u) << d;
+}
+
+// Every loop where c could pass the hoisted bound, or the trip is unknown, keeps its checks.
+TEST(CodegenHoistGrowth, LeavesLoopsItCannotBoundAlone) {
+    Stmt check = growth("c", "V", "vals");
+    Stmt append = Increment::make(var("c"));
+    std::vector<Stmt> unsafe = {
+        walk({check, append, append}),                                 // two appends
+        walk({append, check}),                                         // check after the append
+        walk({check, assign(var("c"), add(var("c"), i64(2)))}),        // another write of c
+        walk({check, append, assign(var("end"), var("m"))}),           // the bound moves
+        walk({check, append, assign(var("p"), var("m"))}),             // the index moves
+        walk({check, append, counted("k", {append})}),                 // c++ in a nested loop
+        walk({counted("k", {check, append})}),                         // the check in a nested one
+        walk({Label::make("again"), check, append}),                   // a label: no order
+        For::make(std::nullopt, lt(var("p"), at(var("pos"), var("i"))), Increment::make(var("p")),
+                  Block::make({check, append})),                       // a bound read from memory
+    };
+    for (const Stmt& loop : unsafe) {
+        Stmt body = Block::make({loop});
+        std::string before = print(body), after = print(hoist_growth_checks(body));
+        // The nested loop's own checks may move before it, but never out of the outer loop.
+        if (before != after) {
+            EXPECT_EQ(occurrences(after, "capacity"), 1u) << after;
+            EXPECT_GT(after.find("capacity"), after.find("for (")) << after;
+        }
+    }
+    // The nested loop of the last-but-two case is bounded by itself: its check moves before it,
+    // inside the outer loop.
+    std::string nested = print(hoist_growth_checks(Block::make({walk({counted("k", {check, append})})})));
+    EXPECT_NE(nested.find("if (c + (n - 0LL) > V->capacity)"), std::string::npos) << nested;
+}
+
+Stmt run_positions(const Stmt& s, int64_t limit = 100) {
+    return check_position_stores(Block::make({s}), {"pos"}, limit);
+}
+
+// A count stored into a 32-bit position array is tested first; constants within the limit,
+// copies of positions and other arrays are not.
+TEST(CodegenPositionChecks, StoresOfCountsAreTestedFirst) {
+    std::string c = print(run_positions(walk({assign(at(var("pos"), add(var("p"), i64(1))), var("count"))})));
+    EXPECT_NE(c.find("        if (count > 100LL) {\n            return SISKIN_ERR_INDEX_OVERFLOW;\n        }\n"
+                     "        pos[p + 1LL] = count;"),
+              std::string::npos)
+        << c;
+    std::string inc = print(run_positions(If::make(var("c"), Increment::make(at(var("pos"), var("r"))))));
+    EXPECT_NE(inc.find("if (pos[r] + 1LL > 100LL)"), std::string::npos) << inc;
+    std::string big = print(run_positions(assign(at(var("pos"), i64(0)), i64(101))));
+    EXPECT_NE(big.find("SISKIN_ERR_INDEX_OVERFLOW"), std::string::npos) << big;
+    for (const Stmt& safe : {assign(at(var("pos"), i64(0)), i64(0)),
+                             assign(at(var("pos"), var("k")), at(var("pos"), add(var("k"), i64(-1)))),
+                             assign(at(var("crd"), var("k")), var("count")),
+                             Increment::make(at(var("pos"), var("r")), /*decrement=*/true)}) {
+        EXPECT_EQ(print(run_positions(safe)), print(Block::make({safe})));
+    }
+    // No position arrays: nothing to do.
+    Stmt s = Block::make({assign(at(var("pos"), i64(0)), var("count"))});
+    EXPECT_EQ(print(check_position_stores(s, {}, 100)), print(s));
+}
+
+// A slot opened with the fill and given its value by the next statement: the fill store goes.
+TEST(CodegenOverwrittenStores, FirstOfTwoStoresToOneElementGoes) {
+    std::map<std::string, Type> arrays{{"y", kF64}};
+    Stmt open = assign(y_at("n"), lit(Scalar::of(0.0)));
+    Stmt fill = assign(y_at("n"), at(var("w"), at(var("srt"), var("p"))));
+    std::string c = print(remove_overwritten_stores(Block::make({walk({open, fill})}), arrays));
+    EXPECT_EQ(c.find("y[n] = 0.0;"), std::string::npos) << c;
+    EXPECT_NE(c.find("y[n] = w[srt[p]];"), std::string::npos) << c;
+    // Kept: the second reads y, another element, not an output array, a statement in between,
+    // an index that reads y.
+    std::vector<std::vector<Stmt>> keep = {
+        {open, assign(y_at("n"), add(y_at("n"), var("x")))},
+        {open, assign(y_at("m"), var("x"))},
+        {assign(at(var("z"), var("n")), var("x")), assign(at(var("z"), var("n")), var("x"))},
+        {open, Increment::make(var("q")), fill},
+        {assign(at(var("y"), at(var("y"), i64(0))), var("x")), assign(at(var("y"), at(var("y"), i64(0))), var("x"))},
+    };
+    for (const auto& stmts : keep) {
+        Stmt body = Block::make(stmts);
+        EXPECT_EQ(print(remove_overwritten_stores(body, arrays)), print(body));
     }
 }
 

@@ -261,7 +261,8 @@ TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
 
 // The touched list of a sparsebytemap workspace: n distinct coordinates of [0, dim) in random
 // order, their bytes set. Lengths on both sides of each switch (insertion sort up to 32, radix
-// sort up to dim / 32, a scan of the bytes above), none, and the whole width; extents that are
+// sort up to dim / 4, or dim / 32 for extents up to 2048, a scan of the bytes above), none, and
+// the whole width; extents that are
 // not a multiple of 8 (the scan's tail), and radix sorts of one, two and three passes (an odd
 // count ends in the scratch array and is copied back).
 template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*, int64_t, T*)) {
@@ -271,7 +272,7 @@ template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*
         std::vector<int64_t> all(static_cast<size_t>(dim));
         for (int64_t c = 0; c < dim; ++c) all[static_cast<size_t>(c)] = c;
         for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{32}, int64_t{33}, dim / 32,
-                          dim / 32 + 1, dim / 2, dim - 1, dim}) {
+                          dim / 32 + 1, dim / 4, dim / 4 + 1, dim / 2, dim - 1, dim}) {
             if (n < 0 || n > dim) continue;
             // n distinct coordinates: a partial Fisher-Yates shuffle of 0..dim-1.
             for (int64_t k = 0; k < n; ++k)

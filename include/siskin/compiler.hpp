@@ -12,6 +12,8 @@
 // decide its iteration space, but not to shapes: one kernel serves every matrix of the same
 // formats. Programs the compiler cannot handle yet are refused with Error(Unsupported), never
 // run wrongly.
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,6 +63,11 @@ struct CompileOptions {
     /// Print the program after this pass of the pipeline (a name from compiler_passes(), or
     /// "all") to stderr. Unset: $SISKIN_DUMP_AFTER, if set and not empty.
     std::optional<std::string> dump_after = {};
+    /// The largest position (entry count) an output level with 32-bit indices may hold. A kernel
+    /// whose output outgrows it stops with an error before storing a position that does not fit;
+    /// CompiledProgram::run then retries with 64-bit indices where no width was requested.
+    /// Tests lower it to reach that path with small tensors.
+    int64_t max_position_32 = INT32_MAX;
 };
 
 /// The names of the compiler's passes, in pipeline order (src/compiler/pipeline.cpp).
@@ -113,7 +120,8 @@ std::string generate_c(const ir::Program& program,
 
 /// Same contract as evaluate_reference (reference.hpp): outputs' shapes, types and fills are
 /// inferred the same way, and the format defaults to dense. Output levels without an index
-/// width get 32 bits when every coordinate and position fits, else 64.
+/// width get 32 bits when every dimension fits them, else 64; an output whose entries then
+/// outgrow 32-bit positions is built again with 64-bit indices.
 std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,
                                                 const std::map<std::string, const Tensor*>& inputs,
                                                 const std::map<std::string, OutputSpec>& outputs = {},
@@ -132,6 +140,9 @@ struct CompiledProgram {
     /// sparse output written through a slice. Computed dense, then converted to this format
     /// after each run (entries equal to the fill dropped, as the reference evaluator does).
     std::map<std::string, Format> convert_after;
+    /// Set when some output got 32-bit indices without asking for them: compiles the same
+    /// program with 64-bit indices there, for run() to use when that output outgrows them.
+    std::function<std::shared_ptr<const Kernel>()> widen;
     /// Runs the kernel on the inputs it was compiled for (their finiteness was checked when
     /// compiling, so it is not scanned again) and returns fresh outputs.
     std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;

@@ -3,6 +3,7 @@
 // each in its own file. They keep the meaning of the C exactly (no float reassociation), and
 // the C compiler could not always do them itself: it does not know that an output buffer is
 // reached through one pointer only.
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -54,5 +55,24 @@ Stmt merge_nested_ifs(const Stmt& body);
 /// assignment after the declaration comes before any access and outside every loop (so a
 /// buffer that grows while the kernel writes it keeps a plain pointer).
 Stmt restrict_pointers(const Stmt& body, const std::set<std::string>& names);
+
+/// `X[e] = a; X[e] = b;` in a row, X one of `arrays` (output data pointers, the only way the
+/// kernel reaches their buffers), e not reading X, a and b pure and b not reading X: the first
+/// store goes (a slot opened with the fill, then given its value).
+Stmt remove_overwritten_stores(const Stmt& body, const std::map<std::string, Type>& arrays);
+
+/// In `for (init; v < e; v++)` loops (v, e and the start unchanged by the body, no label in it),
+/// the growth checks `if (c + 1 > B->capacity) { grow B to c + 1 ...; P = B->data; }` that run
+/// before the only `c++` of the body (outside its nested loops; c written nowhere else in it):
+/// c grows by at most one per iteration, so one check for `c + (e - start)` before the loop
+/// covers them all, and they go. A sparse output's append then costs no check per entry.
+Stmt hoist_growth_checks(const Stmt& body);
+
+/// Before every store into `pointers` (the data pointers of output buffers with 32-bit indices
+/// that hold positions), unless the value stored is a constant within `limit` or a copy of an
+/// element of those buffers: `if (v > limit) return SISKIN_ERR_INDEX_OVERFLOW;`. Positions are
+/// counted in int64; this keeps one that outgrew 32 bits from ever being stored truncated.
+Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointers,
+                           int64_t limit);
 
 } // namespace siskin::cast

@@ -17,15 +17,14 @@ namespace siskin {
 
 namespace {
 
-// 32-bit indices when every coordinate and every position of the output fits.
+// 32-bit indices when every coordinate fits. The number of entries, and so the positions, are
+// not known before the kernel runs: one that outgrows 32 bits stops with IndexOverflow, and
+// CompiledProgram::run builds the output again with 64-bit indices (CompiledProgram::widen).
 int output_index_bits(const std::vector<int64_t>& shape) {
     constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-    int64_t positions = 1;
-    for (int64_t n : shape) {
-        if (n > kMax || (n != 0 && positions > kMax / n)) return 64;
-        positions *= n;
-    }
-    return positions <= kMax ? 32 : 64;
+    for (int64_t n : shape)
+        if (n > kMax) return 64;
+    return 32;
 }
 
 // Whether some assignment writes `output` through a sliced subscript (`y[i(1:7:2)] = ...`).
@@ -74,6 +73,7 @@ CompiledProgram compile_for(const ir::Program& program,
     std::map<std::string, std::vector<int64_t>> shapes;
     std::map<std::string, Tensor> starts;
     std::map<std::string, Format> convert_after;
+    std::map<std::string, Format> unsized; // outputs given 32-bit indices they did not ask for
     for (const auto& name : program.outputs()) {
         if (inputs.count(name))
             throw Error(fmt::format("{} is both an input and an output of the program", name));
@@ -109,12 +109,23 @@ CompiledProgram compile_for(const ir::Program& program,
             // fill outside the window) and converted, which drops the fill as the reference does.
             convert_after.emplace(name, s.format);
             s.format = Format::dense(s.ndims).with_index_bits(output_index_bits(shape));
+        } else if (!(s.format == format)) {
+            unsized.emplace(name, format);
         }
         signatures[name] = s;
         shapes[name] = shape;
     }
-    return {compile(program, signatures, options), std::move(shapes), std::move(starts),
-            std::move(convert_after)};
+    CompiledProgram out{compile(program, signatures, options), std::move(shapes), std::move(starts),
+                        std::move(convert_after), {}};
+    std::map<std::string, TensorSignature> wide = signatures;
+    bool narrowed = false;
+    for (const auto& [name, format] : unsized) {
+        wide[name].format = format.with_index_bits(64);
+        narrowed = narrowed || !(wide[name].format == signatures[name].format);
+    }
+    if (narrowed)
+        out.widen = [program, wide, options] { return compile(program, wide, options); };
+    return out;
 }
 
 std::map<std::string, TensorSignature> infer_signatures(
@@ -180,7 +191,15 @@ std::map<std::string, Tensor> CompiledProgram::run(
     const std::map<std::string, const Tensor*>& inputs) const {
     auto outputs = kernel->prepare(output_shapes);
     for (const auto& [name, start] : starts) outputs.at(name) = start; // a copy to update
-    kernel->impl().run(inputs, outputs, false);
+    try {
+        kernel->impl().run(inputs, outputs, false);
+    } catch (const IndexOverflow&) {
+        if (!widen) throw;
+        std::shared_ptr<const Kernel> wide = widen();
+        outputs = wide->prepare(output_shapes);
+        for (const auto& [name, start] : starts) outputs.at(name) = start;
+        wide->impl().run(inputs, outputs, false);
+    }
     for (const auto& [name, format] : convert_after) outputs.at(name) = outputs.at(name).convert(format);
     return outputs;
 }

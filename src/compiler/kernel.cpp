@@ -16,7 +16,8 @@ using compiler::KernelPlan;
 
 namespace {
 
-constexpr int kErrAlloc = 1; // SISKIN_ERR_ALLOC of the prelude
+constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
+constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
 
 void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset) {
     for (int k = 0; k < t.num_levels(); ++k) {
@@ -181,6 +182,19 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     if (work_counter) last_work.store(*work_counter);
     if (status == kErrAlloc)
         throw Error("the compiled kernel ran out of memory while building its outputs");
+    if (status == kErrIndexOverflow) {
+        std::string narrow;
+        for (const auto& name : plan.visible_outputs)
+            for (const auto& level : plan.signatures.at(name).format.levels())
+                if (level.kind != "dense" && level.index_bits == 32) {
+                    narrow += (narrow.empty() ? "" : ", ") + name;
+                    break;
+                }
+        throw IndexOverflow(fmt::format("output {} has more entries than its 32-bit indices can "
+                                        "address; ask for 64-bit indices (e.g. csr@64) or leave "
+                                        "the width out",
+                                        narrow.empty() ? "?" : narrow));
+    }
     if (status != 0)
         throw Error(fmt::format("the compiled kernel failed with status {}", status), Error::Kind::Internal);
 }
@@ -218,14 +232,16 @@ void Kernel::run(const std::map<std::string, const Tensor*>& inputs,
 std::string generate_c(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& tensors,
                        const CompileOptions& options) {
-    return compiler::plan_kernel(program, tensors, options.count_work, options.dump_after).c_source;
+    return compiler::plan_kernel(program, tensors, options.count_work, options.dump_after,
+                                 options.max_position_32).c_source;
 }
 
 std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const std::map<std::string, TensorSignature>& tensors,
                                       const CompileOptions& options) {
     auto impl = std::make_shared<Kernel::Impl>();
-    impl->plan = compiler::plan_kernel(program, tensors, options.count_work, options.dump_after);
+    impl->plan = compiler::plan_kernel(program, tensors, options.count_work, options.dump_after,
+                                 options.max_position_32);
     impl->jit = codegen::jit_compile(impl->plan.c_source, options.jit);
     impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
     if (options.count_work)

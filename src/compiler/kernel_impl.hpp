@@ -5,9 +5,18 @@
 #include <string>
 
 #include "compiler/pipeline.hpp"
+#include "siskin/error.hpp"
 #include "siskin/compiler.hpp"
 
 namespace siskin {
+
+/// The kernel stopped because an output level with 32-bit indices would have had to store a
+/// position beyond CompileOptions::max_position_32 (SISKIN_ERR_INDEX_OVERFLOW of the prelude).
+/// CompiledProgram::run catches it to retry with 64-bit indices.
+class IndexOverflow : public Error {
+public:
+    using Error::Error;
+};
 
 struct Kernel::Impl {
     compiler::KernelPlan plan;

@@ -26,13 +26,15 @@ namespace siskin::compiler {
 
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
-                       bool count_work, const std::optional<std::string>& dump_after) {
+                       bool count_work, const std::optional<std::string>& dump_after,
+                       int64_t max_position_32) {
     check_declared_signature_fills(program, signatures);
     PassDump dump(dump_after, compiler_passes());
     dump.input(program);
     LowerCtx ctx;
     KernelPlan plan;
     std::map<std::string, cast::Type> output_arrays; // data pointer -> element type
+    std::set<std::string> narrow_positions; // data pointers of 32-bit output position buffers
     auto code = ctx.capture([&] {
         Workspaced ws = add_workspaces(program, signatures);
         dump.after("workspaces", ws.program);
@@ -68,16 +70,24 @@ KernelPlan plan_kernel(const ir::Program& program,
         for (const auto& name : tensors.outputs) {
             const TensorBinding& t = tensors.at(name);
             for (const auto& level : t.levels)
-                for (const auto& b : level) output_arrays.emplace(b.data, cast::Type::of(b.type));
+                for (const auto& b : level) {
+                    output_arrays.emplace(b.data, cast::Type::of(b.type));
+                    // The levels' position buffers (levels/README.md): the kernel counts
+                    // positions in int64 and stores them here.
+                    if (b.type == ValueType::Int32 && (b.name == "pos" || b.name == "ofs"))
+                        narrow_positions.insert(b.data);
+                }
             if (t.values) output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
         }
     });
     // Cleanups the looplets leave to the finished C (c_optimize.hpp).
     cast::Stmt body = cast::remove_dead_locals(cast::merge_nested_ifs(cast::Block::make(code)));
     body = cast::replace_scalars(cast::fuse_constant_init(body, output_arrays), output_arrays);
+    body = cast::hoist_growth_checks(cast::remove_overwritten_stores(body, output_arrays));
     std::set<std::string> output_pointers;
     for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
     body = cast::restrict_pointers(body, output_pointers);
+    body = cast::check_position_stores(body, narrow_positions, max_position_32);
     if (count_work) body = count_loop_bodies(body);
     cast::Function kernel = cast::Function::make(
         cast::Type::named("int"), kKernelSymbol,

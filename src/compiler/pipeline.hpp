@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // The compiler's pipeline, as one visible list (pipeline.cpp):
 //   workspaces a reduction into a sparse output reordered to read in order, through a row
 //              workspace where a reduction loop then runs between the output's indices
@@ -48,10 +49,11 @@ struct KernelPlan {
 inline constexpr const char* kKernelSymbol = "siskin_kernel";
 
 /// count_work: instrument loop bodies (compiler/count_work.hpp); dump_after:
-/// CompileOptions::dump_after.
+/// CompileOptions::dump_after; max_position_32: CompileOptions::max_position_32.
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
                        bool count_work = false,
-                       const std::optional<std::string>& dump_after = std::nullopt);
+                       const std::optional<std::string>& dump_after = std::nullopt,
+                       int64_t max_position_32 = INT32_MAX);
 
 } // namespace siskin::compiler
