@@ -10,6 +10,10 @@
 #ifndef SISKIN_PRELUDE_H
 #define SISKIN_PRELUDE_H
 
+/* Allocating, growing and freeing buffer memory, as the host does (first: it asks for
+ * _GNU_SOURCE before any system header). */
+#include "siskin_memory.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,9 +42,10 @@ enum {
 #define SISKIN_UNLIKELY(x) (x)
 #endif
 
-/* A growable array in malloc'd memory, shared with the host: same layout as siskin::RawBuffer
+/* A growable array shared with the host: same layout as siskin::RawBuffer
  * (include/siskin/buffer.hpp). `size` elements are in use, `capacity` are allocated; the element
- * type is known to the kernel, not stored. */
+ * type is known to the kernel, not stored. Its memory is a block of siskin_memory.h of
+ * capacity * element size bytes. */
 typedef struct {
     void *data;
     int64_t size;
@@ -65,17 +70,17 @@ static inline int64_t siskin_buffer_grown_capacity(const siskin_buffer *b, int64
 }
 
 /* Makes room for at least `need` elements of `elem_size` bytes (see
- * siskin_buffer_grown_capacity). Memory past the old capacity is zero-filled. Returns SISKIN_OK,
- * or SISKIN_ERR_ALLOC with the buffer unchanged. */
+ * siskin_buffer_grown_capacity). Memory past the old capacity is zero (mapped blocks get it from
+ * fresh pages, without touching them). Returns SISKIN_OK, or SISKIN_ERR_ALLOC with the buffer
+ * unchanged. */
 static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
     if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
     int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
     if (cap < 0) return SISKIN_ERR_ALLOC;
-    void *grown = realloc(b->data, (size_t)cap * elem_size);
-    if (grown == NULL) return SISKIN_ERR_ALLOC;
-    memset((char *)grown + (size_t)b->capacity * elem_size, 0,
-           (size_t)(cap - b->capacity) * elem_size);
-    b->data = grown;
+    void *data = b->data;
+    if (siskin_block_resize(&data, (size_t)b->capacity * elem_size, (size_t)cap * elem_size, 1) != 0)
+        return SISKIN_ERR_ALLOC;
+    b->data = data;
     b->capacity = cap;
     return SISKIN_OK;
 }
@@ -87,9 +92,10 @@ static inline int siskin_buffer_grow(siskin_buffer *b, int64_t need, size_t elem
     if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
     int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
     if (cap < 0) return SISKIN_ERR_ALLOC;
-    void *grown = realloc(b->data, (size_t)cap * elem_size);
-    if (grown == NULL) return SISKIN_ERR_ALLOC;
-    b->data = grown;
+    void *data = b->data;
+    if (siskin_block_resize(&data, (size_t)b->capacity * elem_size, (size_t)cap * elem_size, 0) != 0)
+        return SISKIN_ERR_ALLOC;
+    b->data = data;
     b->capacity = cap;
     return SISKIN_OK;
 }

@@ -14,6 +14,7 @@
 #include "siskin/buffer.hpp"
 #include "siskin/codegen/jit.hpp"
 #include "siskin/codegen/runtime.hpp"
+#include "siskin_memory.h"
 
 namespace siskin::codegen {
 namespace {
@@ -78,10 +79,11 @@ protected:
     JitResult result_;
 };
 
-// Frees a RawBuffer's malloc'd memory, which the kernel realloc'd.
+// Frees a RawBuffer's memory, which the kernel grew, as a block of capacity * elem bytes.
 struct OwnedRaw {
     RawBuffer raw;
-    ~OwnedRaw() { std::free(raw.data); }
+    size_t elem = sizeof(int64_t);
+    ~OwnedRaw() { siskin_block_free(raw.data, static_cast<size_t>(raw.capacity) * elem); }
 };
 
 TEST(CodegenRuntime, PreludeIsEmbeddedVerbatim) {
@@ -135,6 +137,7 @@ TEST_F(CodegenPrelude, GrowsByDoublingAndZeroFills) {
 TEST_F(CodegenPrelude, GrowDoublesLikeReserveAndKeepsTheContents) {
     auto* grow = fn<int(RawBuffer*, int64_t, size_t)>("grow");
     OwnedRaw b;
+    b.elem = sizeof(int32_t);
     std::vector<int64_t> capacities;
     for (int64_t need = 1; need <= 3000; ++need) {
         ASSERT_EQ(grow(&b.raw, need, sizeof(int32_t)), 0);
@@ -152,6 +155,39 @@ TEST_F(CodegenPrelude, GrowDoublesLikeReserveAndKeepsTheContents) {
     ASSERT_EQ(grow(&b.raw, 4096, sizeof(int32_t)), 0);
     EXPECT_EQ(b.raw.data, before);
     EXPECT_EQ(b.raw.capacity, 4096);
+}
+
+// Kernel and host grow and free each other's buffers, also past the size from which a buffer is
+// a mapping of its own (siskin_memory.h): the block size both compute from the capacity agrees.
+TEST_F(CodegenPrelude, KernelAndHostShareBuffersAcrossTheMappingThreshold) {
+    auto* grow = fn<int(RawBuffer*, int64_t, size_t)>("grow");
+    auto* reserve = fn<int(RawBuffer*, int64_t, size_t)>("reserve");
+    const int64_t big = static_cast<int64_t>(SISKIN_BLOCK_MAP_MIN); // elements: 4 bytes each
+    {
+        Buffer b(ValueType::Int32, 10); // host-allocated, kernel-grown, host-freed
+        for (int32_t i = 0; i < 10; ++i) b.data<int32_t>()[i] = i + 1;
+        ASSERT_EQ(grow(&b.raw(), big, sizeof(int32_t)), 0);
+        ASSERT_GE(b.raw().capacity, big);
+        for (int64_t i = 10; i < big; ++i) b.data<int32_t>()[i] = static_cast<int32_t>(-i);
+        ASSERT_EQ(grow(&b.raw(), 4 * big, sizeof(int32_t)), 0); // mapped to mapped
+        for (int32_t i = 0; i < 10; ++i) ASSERT_EQ(b.data<int32_t>()[i], i + 1);
+        for (int64_t i = 10; i < big; ++i) ASSERT_EQ(b.data<int32_t>()[i], -i) << i;
+        b.raw().size = big; // as a kernel's freeze sets it
+        b.resize(5 * big);  // the host grows the kernel's block further, with zeros
+        EXPECT_EQ(b.data<int32_t>()[big - 1], -(big - 1));
+        EXPECT_EQ(b.data<int32_t>()[5 * big - 1], 0);
+    }
+    {
+        Buffer b(ValueType::Float64, 2 * big); // host-allocated mapped block, grown by the kernel
+        b.data<double>()[2 * big - 1] = 2.5;
+        ASSERT_EQ(reserve(&b.raw(), 2 * big + 1, sizeof(double)), 0);
+        EXPECT_EQ(b.data<double>()[2 * big - 1], 2.5);
+        for (int64_t i = 2 * big; i < b.raw().capacity; ++i) ASSERT_EQ(b.data<double>()[i], 0.0) << i;
+    }
+    OwnedRaw k; // kernel-allocated, freed as the host would
+    k.elem = sizeof(int32_t);
+    ASSERT_EQ(reserve(&k.raw, 3 * big, sizeof(int32_t)), 0);
+    EXPECT_EQ(static_cast<int32_t*>(k.raw.data)[3 * big - 1], 0);
 }
 
 TEST_F(CodegenPrelude, GrowRefusesImpossibleSizesAndLeavesTheBufferAlone) {

@@ -14,6 +14,7 @@
 
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
+#include "siskin/memory.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/tensor.hpp"
 
@@ -215,6 +216,8 @@ void bind_siskin(py::module_& m) {
     m.def("compressed", &make_compressed, py::arg("shape"), py::arg("format"), py::arg("pos"),
           py::arg("crd"), py::arg("vals"));
     m.def("dense", &make_dense);
+    // Returns the pages siskin keeps for reuse, as malloc_trim does malloc's (peak memory runs).
+    m.def("release_free_memory", &siskin::release_free_memory);
     m.def("tensor", &make_tensor, py::arg("shape"), py::arg("format"), py::arg("type"), py::arg("fill"),
           py::arg("levels"), py::arg("values"));
     m.def("convert_compiled", [](const siskin::Tensor& t, const std::string& format) {

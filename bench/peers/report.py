@@ -204,13 +204,17 @@ def family_sections(results):
         lines += ["Programs:", ""] + [f"- {w}: `{p.strip()}`".replace("\n", " ") for w, p in progs] + [""]
         if with_mem:
             lines += ["Peak memory: one more run of each library in a forked child; the child first returns free "
-                      "heap pages to the system (malloc_trim) and resets its peak resident set "
-                      "(`/proc/self/clear_refs` 5), then *peak +MB* = VmHWM after the run - VmRSS before it: what "
-                      "the run allocated and touched beyond the inputs, which are resident already. A fused kernel "
-                      "that keeps no temporary shows about the output's size (its output arrays grow by doubling, "
-                      "so up to about twice that); the unfused peer also holds the inner call's result. *no-op +MB* is "
-                      "the same measurement around a call that does nothing: the method's floor (page-granular "
-                      "malloc and interpreter bookkeeping).", ""]
+                      "memory to the system (malloc_trim, and siskin's `release_free_memory` for the pages it keeps "
+                      "for reuse), maps its file pages (`MADV_POPULATE_READ`: fork copies no page-table entries of "
+                      "code, so a child's first run would fault in about 1 MB of code that is the parent's page "
+                      "cache) and resets its peak resident set (`/proc/self/clear_refs` 5), then *peak +MB* = VmHWM "
+                      "after the run - VmRSS before it: what the run allocated and touched beyond the inputs, which "
+                      "are resident already. A fused kernel that keeps no temporary shows about the output's size: "
+                      "a kernel run before starts its output arrays with the room they ended with last time, and "
+                      "large arrays are mappings of their own that grow by mremap, without copying and without "
+                      "touching unused room (runtime/siskin_memory.h); the unfused peer also holds the inner call's "
+                      "result. *no-op +MB* is the same measurement around a call that does nothing: the method's "
+                      "floor.", ""]
         for r in rows:
             for lib, e in r["libs"].items():
                 if e["status"] not in ("ok", "cannot") and lib in ("siskin", peer) and \

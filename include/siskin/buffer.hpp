@@ -1,7 +1,8 @@
 #pragma once
-// A typed, growable array in malloc'd memory. Its raw part has the layout of the C struct
+// A typed, growable array. Its raw part has the layout of the C struct
 // `siskin_buffer` of the generated code's prelude, so compiled kernels can read, write and grow
-// (realloc) level and value arrays in place.
+// level and value arrays in place; both allocate, grow and free its memory through
+// runtime/siskin_memory.h (malloc for small blocks, a mapping of its own for large ones).
 #include <cstdint>
 
 #include "siskin/value.hpp"
@@ -35,7 +36,7 @@ public:
 
     template <class T> T* data() { return static_cast<T*>(raw_.data); }
     template <class T> const T* data() const { return static_cast<const T*>(raw_.data); }
-    /// For kernels: the struct they receive a pointer to and may realloc through.
+    /// For kernels: the struct they receive a pointer to and may grow through (siskin_memory.h).
     RawBuffer& raw() { return raw_; }
 
 private:

@@ -9,6 +9,7 @@
 #include "levels/level_format.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
+#include "tensor/buffer_memory.hpp"
 
 namespace siskin {
 
@@ -19,21 +20,20 @@ namespace {
 constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
 constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
 
-void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset) {
+// Appends t's buffers in ABI order; an output's (reset) are emptied and also listed in `owned`.
+void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset,
+                 std::vector<Buffer*>* owned = nullptr) {
+    auto add = [&](Buffer& b) {
+        if (reset) b.raw().size = 0;
+        out.push_back(&b.raw());
+        if (owned) owned->push_back(&b);
+    };
     for (int k = 0; k < t.num_levels(); ++k) {
         LevelStorage& level = t.level(k);
         auto specs = levels::level_format(level.spec.kind).buffers(level.spec);
-        for (const auto& spec : specs) {
-            RawBuffer& raw = level.buffer(spec.name).raw();
-            if (reset) raw.size = 0;
-            out.push_back(&raw);
-        }
+        for (const auto& spec : specs) add(level.buffer(spec.name));
     }
-    if (t.format().leaf() == Leaf::Element) {
-        RawBuffer& raw = t.values().raw();
-        if (reset) raw.size = 0;
-        out.push_back(&raw);
-    }
+    if (t.format().leaf() == Leaf::Element) add(t.values());
 }
 
 // The generated code reads sliced dimensions in place, trusting that every slice lies inside
@@ -160,6 +160,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         add_buffers(const_cast<Tensor&>(t), buffers, false); // read only
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
+    std::vector<Buffer*> written;
     for (const auto& name : plan.outputs) {
         Tensor& t = output(name);
         bool keep = plan.signatures.at(name).keep_contents;
@@ -172,13 +173,26 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                         "its {} elements",
                                         name, t.values().size(), positions));
         }
-        add_buffers(t, buffers, !keep);
+        // Room hints are for outputs the kernel builds anew, not for one it updates in place.
+        add_buffers(t, buffers, !keep, keep ? nullptr : &written);
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
     SISKIN_ASSERT(static_cast<int>(buffers.size()) == plan.num_buffers,
                   "the tensors have a different number of buffers than the kernel expects");
+    std::vector<int64_t> hints;
+    {
+        std::lock_guard lock(size_hints_mutex);
+        hints = size_hints;
+    }
+    for (size_t k = 0; k < hints.size() && k < written.size(); ++k)
+        buffer_memory::reserve(*written[k], hints[k]);
     dims.push_back(0); // never empty
     int status = entry(buffers.data(), dims.data());
+    if (status == 0) {
+        std::lock_guard lock(size_hints_mutex);
+        size_hints.resize(written.size());
+        for (size_t k = 0; k < written.size(); ++k) size_hints[k] = written[k]->raw().size;
+    }
     if (work_counter) last_work.store(*work_counter);
     if (status == kErrAlloc)
         throw Error("the compiled kernel ran out of memory while building its outputs");

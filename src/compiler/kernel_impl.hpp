@@ -2,7 +2,9 @@
 // The inside of a Kernel: its plan, the loaded library and the entry point.
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "compiler/pipeline.hpp"
 #include "siskin/error.hpp"
@@ -24,6 +26,12 @@ struct Kernel::Impl {
     int (*entry)(RawBuffer**, const int64_t*) = nullptr;
     const int64_t* work_counter = nullptr; // with CompileOptions::count_work
     mutable std::atomic<int64_t> last_work{-1};
+    /// The size each output buffer (ABI order) ended with in the last run. The next run starts
+    /// with that much room, so a kernel run again on inputs of about the same size grows no
+    /// output: no copies and no doubling slack, and the room can come from the pages of freed
+    /// outputs (buffer_memory.hpp). Only a hint: outputs still grow when they need more.
+    mutable std::mutex size_hints_mutex;
+    mutable std::vector<int64_t> size_hints;
 
     /// check_finite: verify the inputs compiled for finite values are (evaluate_compiled has
     /// just computed it and skips the second scan).

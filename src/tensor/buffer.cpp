@@ -8,23 +8,25 @@
 #include <fmt/format.h>
 
 #include "siskin/error.hpp"
+#include "tensor/buffer_memory.hpp"
 
 namespace siskin {
 
 namespace {
 
-// Buffers live in malloc'd memory because compiled kernels grow them with realloc.
-void* allocate(void* old, int64_t elements, ValueType type) {
-    if (elements == 0) {
-        std::free(old);
-        return nullptr;
-    }
-    size_t bytes = static_cast<size_t>(elements) * type_size(type);
+size_t block_bytes(int64_t elements, ValueType type) {
+    return static_cast<size_t>(elements) * type_size(type);
+}
+
+// Resizes the block of a buffer of `type` from `old_elements` to `elements` (buffer_memory, over
+// the block layer the kernels grow buffers with); new elements are zero when `zero`.
+void* allocate(void* old, int64_t old_elements, int64_t elements, ValueType type, bool zero) {
+    size_t bytes = block_bytes(elements, type);
     if (elements < 0 || bytes / type_size(type) != static_cast<size_t>(elements))
         throw Error(fmt::format("a buffer of {} {} elements is too large", elements,
                                 type_name(type)));
-    void* p = std::realloc(old, bytes);
-    if (!p)
+    void* p = old;
+    if (!buffer_memory::resize(p, block_bytes(old_elements, type), bytes, zero))
         throw Error(fmt::format("out of memory allocating a buffer of {} {} elements ({} bytes)",
                                 elements, type_name(type), bytes));
     return p;
@@ -34,16 +36,13 @@ void* allocate(void* old, int64_t elements, ValueType type) {
 
 Buffer::Buffer(ValueType type, int64_t size) : type_(type) {
     SISKIN_ASSERT(size >= 0, "negative buffer size");
-    // calloc: large blocks come zeroed from the system, so a fresh output costs no memset pass.
-    raw_.data = size == 0 ? nullptr : std::calloc(static_cast<size_t>(size), type_size(type_));
-    if (size > 0 && !raw_.data)
-        throw Error(fmt::format("out of memory allocating a buffer of {} {} elements", size,
-                                type_name(type_)));
+    // Zeroed by the allocation: calloc or fresh pages need no memset pass.
+    raw_.data = allocate(nullptr, 0, size, type_, true);
     raw_.size = raw_.capacity = size;
 }
 
 Buffer::Buffer(const Buffer& o) : type_(o.type_) {
-    raw_.data = allocate(nullptr, o.raw_.size, type_);
+    raw_.data = allocate(nullptr, 0, o.raw_.size, type_, false);
     if (o.raw_.size > 0)
         std::memcpy(raw_.data, o.raw_.data, static_cast<size_t>(o.raw_.size) * type_size(type_));
     raw_.size = raw_.capacity = o.raw_.size;
@@ -57,18 +56,19 @@ Buffer& Buffer::operator=(Buffer o) {
     return *this;
 }
 
-Buffer::~Buffer() { std::free(raw_.data); }
+Buffer::~Buffer() { buffer_memory::free(raw_.data, block_bytes(raw_.capacity, type_)); }
 
 void Buffer::resize(int64_t n) {
     SISKIN_ASSERT(n >= 0, "negative buffer size");
+    int64_t dirty = std::min(n, raw_.capacity); // elements past the capacity come zeroed
     if (n > raw_.capacity) {
-        raw_.data = allocate(raw_.data, n, type_);
+        raw_.data = allocate(raw_.data, raw_.capacity, n, type_, true);
         raw_.capacity = n;
     }
-    if (n > raw_.size) {
+    if (dirty > raw_.size) {
         size_t elem = type_size(type_);
         std::memset(static_cast<char*>(raw_.data) + static_cast<size_t>(raw_.size) * elem, 0,
-                    static_cast<size_t>(n - raw_.size) * elem);
+                    static_cast<size_t>(dirty - raw_.size) * elem);
     }
     raw_.size = n;
 }
@@ -76,7 +76,7 @@ void Buffer::resize(int64_t n) {
 void Buffer::push_back(const Scalar& v) {
     if (raw_.size == raw_.capacity) {
         int64_t grown = raw_.capacity < 8 ? 8 : raw_.capacity * 2; // amortised doubling
-        raw_.data = allocate(raw_.data, grown, type_);
+        raw_.data = allocate(raw_.data, raw_.capacity, grown, type_, false);
         raw_.capacity = grown;
     }
     ++raw_.size;
