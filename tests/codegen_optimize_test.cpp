@@ -295,7 +295,8 @@ TEST(CodegenConstantInit, RowMajorSetLeftAloneWhenRowsMix) {
     for (const Stmt& rows : unsafe) {
         Stmt pair = Block::make({init, rows});
         EXPECT_EQ(run_fuse(pair), print(pair)) << print(rows);
-
+    }
+}
 
 // `if (c + 1 > B->capacity) { if (siskin_buffer_grow(B, c + 1, 8) != SISKIN_OK) return
 // SISKIN_ERR_ALLOC; P = (double *)B->data; }`, as LowerCtx::reserve writes it.
