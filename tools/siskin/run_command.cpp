@@ -75,11 +75,8 @@ void run(const RunOptions& o) {
     auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
 
     std::map<std::string, Tensor> inputs;
-    for (const auto& text : o.inputs) {
-        TensorArgument arg = parse_tensor_argument(text, "-i");
-        int ndims = dimensions_of(arity, arg.name, "-i");
-        if (is_output(arg.name))
-            throw Error(fmt::format("-i {}: {} is written by the program, so it is an output", text, arg.name));
+    // A tensor file named on the command line, read with its name's --fill and --type.
+    auto read_argument = [&](const TensorArgument& arg, int ndims, const char* use) {
         ReadOptions read;
         if (arg.format) read.format = Format::parse(*arg.format, ndims);
         if (fills.count(arg.name)) read.fill = fills.at(arg.name);
@@ -87,9 +84,16 @@ void run(const RunOptions& o) {
         read.ndims = ndims;
         Tensor t = read_tensor(arg.path, read);
         if (t.ndims() != ndims)
-            throw Error(fmt::format("{} in '{}' has {} dimensions, but the program uses it with {}",
-                                    arg.name, arg.path, t.ndims(), ndims));
-        inputs.emplace(arg.name, std::move(t));
+            throw Error(fmt::format("{} in '{}' has {} dimensions, but the program {} it with {}",
+                                    arg.name, arg.path, t.ndims(), use, ndims));
+        return t;
+    };
+    for (const auto& text : o.inputs) {
+        TensorArgument arg = parse_tensor_argument(text, "-i");
+        int ndims = dimensions_of(arity, arg.name, "-i");
+        if (is_output(arg.name))
+            throw Error(fmt::format("-i {}: {} is written by the program, so it is an output", text, arg.name));
+        inputs.emplace(arg.name, read_argument(arg, ndims, "uses"));
     }
     // Start tensors of outputs, read as inputs are (with the output's --fill and --type).
     std::map<std::string, Tensor> starts;
@@ -102,16 +106,7 @@ void run(const RunOptions& o) {
                                     text, arg.name));
         if (starts.count(arg.name))
             throw Error(fmt::format("--start {}: {} is given a start tensor twice", text, arg.name));
-        ReadOptions read;
-        if (arg.format) read.format = Format::parse(*arg.format, ndims);
-        if (fills.count(arg.name)) read.fill = fills.at(arg.name);
-        read.type = type_of(arg.name);
-        read.ndims = ndims;
-        Tensor t = read_tensor(arg.path, read);
-        if (t.ndims() != ndims)
-            throw Error(fmt::format("{} in '{}' has {} dimensions, but the program writes it with {}",
-                                    arg.name, arg.path, t.ndims(), ndims));
-        starts.emplace(arg.name, std::move(t));
+        starts.emplace(arg.name, read_argument(arg, ndims, "writes"));
     }
     for (const auto& [name, n] : arity)
         if (!is_output(name) && !inputs.count(name))
