@@ -69,35 +69,33 @@ static inline int64_t siskin_buffer_grown_capacity(const siskin_buffer *b, int64
     return cap;
 }
 
-/* Makes room for at least `need` elements of `elem_size` bytes (see
- * siskin_buffer_grown_capacity). Memory past the old capacity is zero (mapped blocks get it from
- * fresh pages, without touching them). Returns SISKIN_OK, or SISKIN_ERR_ALLOC with the buffer
- * unchanged. */
-static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
+/* Room for at least `need` elements of `elem_size` bytes (see siskin_buffer_grown_capacity);
+ * memory past the old capacity is zero when `zero` is set. SISKIN_OK, or SISKIN_ERR_ALLOC with the
+ * buffer unchanged. */
+static inline int siskin_buffer_make_room(siskin_buffer *b, int64_t need, size_t elem_size, int zero) {
     if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
     int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
     if (cap < 0) return SISKIN_ERR_ALLOC;
     void *data = b->data;
-    if (siskin_block_resize(&data, (size_t)b->capacity * elem_size, (size_t)cap * elem_size, 1) != 0)
+    if (siskin_block_resize(&data, (size_t)b->capacity * elem_size, (size_t)cap * elem_size, zero) != 0)
         return SISKIN_ERR_ALLOC;
     b->data = data;
     b->capacity = cap;
     return SISKIN_OK;
 }
 
+/* Makes room for at least `need` elements of `elem_size` bytes. Memory past the old capacity is
+ * zero (mapped blocks get it from fresh pages, without touching them). Returns SISKIN_OK, or
+ * SISKIN_ERR_ALLOC with the buffer unchanged. */
+static inline int siskin_buffer_reserve(siskin_buffer *b, int64_t need, size_t elem_size) {
+    return siskin_buffer_make_room(b, need, elem_size, 1);
+}
+
 /* siskin_buffer_reserve without the zero-fill, for buffers whose every element is written before
  * it is read (the coordinates and values a sparse output appends): zeroing memory that is
  * overwritten anyway touched every new page twice, and it was most of a sparse add's time. */
 static inline int siskin_buffer_grow(siskin_buffer *b, int64_t need, size_t elem_size) {
-    if (SISKIN_LIKELY(need <= b->capacity)) return SISKIN_OK;
-    int64_t cap = siskin_buffer_grown_capacity(b, need, elem_size);
-    if (cap < 0) return SISKIN_ERR_ALLOC;
-    void *data = b->data;
-    if (siskin_block_resize(&data, (size_t)b->capacity * elem_size, (size_t)cap * elem_size, 0) != 0)
-        return SISKIN_ERR_ALLOC;
-    b->data = data;
-    b->capacity = cap;
-    return SISKIN_OK;
+    return siskin_buffer_make_room(b, need, elem_size, 0);
 }
 
 /* Sets the number of elements in use to `n`, growing as siskin_buffer_reserve does. Elements that
