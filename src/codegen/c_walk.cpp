@@ -213,6 +213,21 @@ std::optional<std::string> assigned_var(const Stmt& s) {
     return std::nullopt;
 }
 
+bool is_arithmetic(const Expr& e) {
+    bool ok = true;
+    for_each_expr(e, [&](const Expr& n) {
+        switch (n.kind()) {
+        case ExprKind::Var:
+        case ExprKind::Literal:
+        case ExprKind::Unary:
+        case ExprKind::Binary:
+        case ExprKind::Cast: return;
+        default: ok = false;
+        }
+    });
+    return ok;
+}
+
 bool is_pure(const Expr& e) {
     static constexpr std::array<std::string_view, 5> kPure{
         "siskin_op_", "siskin_lower_bound_", "siskin_gallop_", "siskin_min_", "siskin_max_"};

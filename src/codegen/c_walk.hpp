@@ -38,6 +38,10 @@ bool mentions(const Stmt& s, const std::string& name);
 /// The variable an lvalue stores into when it is a plain variable (`x`, not `a[i]`), else none.
 std::optional<std::string> assigned_var(const Stmt& s);
 
+/// Only variables, constants and arithmetic (unary, binary, casts): no load that a store could
+/// change, no call. An index or bound with this shape moves only when one of its variables does.
+bool is_arithmetic(const Expr& e);
+
 /// True when evaluating e has no effect but its value: no assignment, and calls only of the
 /// pure prelude and operator helpers (siskin_op_*, searches, min/max). Loads count as pure.
 bool is_pure(const Expr& e);

@@ -124,15 +124,8 @@ private:
                 is_var(e.as<Index>().index, rows->var))
                 ++elements;
         });
-        if (vars != elements || leaves_loop(rows->body, false)) return std::nullopt;
-        bool changes = false;
-        for_each_node(rows->body, {}, [&](const Stmt& s) {
-            std::optional<std::string> v = assigned_var(s);
-            if (s.kind() == StmtKind::Decl) v = s.as<Decl>().name;
-            if (v && (*v == rows->var || *v == array || mentions(rows->bound, *v) || mentions(value, *v)))
-                changes = true;
-        });
-        if (changes) return std::nullopt;
+        if (vars != elements || leaves_loop(rows->body, false) || changes(*rows, array, {rows->bound, value}))
+            return std::nullopt;
 
         std::string local = names_.fresh(array + "_row");
         Expr element = at(var(array), var(rows->var));

@@ -151,22 +151,6 @@ Stmt without(const Stmt& s, const std::set<const StmtNode*>& drop) {
     }
 }
 
-// Only variables, constants and arithmetic: no load a store in the loop could change.
-bool is_arithmetic(const Expr& e) {
-    bool ok = true;
-    for_each_expr(e, [&](const Expr& n) {
-        switch (n.kind()) {
-        case ExprKind::Var:
-        case ExprKind::Literal:
-        case ExprKind::Unary:
-        case ExprKind::Binary:
-        case ExprKind::Cast: return;
-        default: ok = false;
-        }
-    });
-    return ok;
-}
-
 // `for (init; v < e; v++) body`: the checks of body hoisted before it, or nothing.
 std::vector<Stmt> hoist(const Stmt& loop) {
     const auto& f = loop.as<For>();

@@ -15,24 +15,6 @@ bool is_element(const Expr& e, const std::string& array) {
     return e.kind() == ExprKind::Index && is_var(e.as<Index>().base, array);
 }
 
-// An index the loop cannot change through memory: variables, constants and arithmetic.
-bool is_simple(const Expr& e) {
-    bool simple = true;
-    for_each_expr(e, [&](const Expr& n) {
-        switch (n.kind()) {
-        case ExprKind::Var:
-        case ExprKind::Literal:
-        case ExprKind::Binary:
-        case ExprKind::Cast: return;
-        case ExprKind::Unary:
-            simple &= n.as<Unary>().op == UnaryOp::Neg;
-            return;
-        default: simple = false;
-        }
-    });
-    return simple;
-}
-
 bool can_leave(const Stmt& s) {
     bool leaves = false;
     for_each_node(s, {}, [&](const Stmt& c) {
@@ -150,7 +132,7 @@ private:
         if (s.kind() == StmtKind::Assign) {
             const Expr& t = s.as<Assign>().target;
             if (t.kind() == ExprKind::Index && t.as<Index>().base.kind() == ExprKind::Var &&
-                is_simple(t.as<Index>().index))
+                is_arithmetic(t.as<Index>().index))
                 written.push_back(t);
         }
     }
@@ -182,7 +164,7 @@ private:
         });
         if (!element || vars != elements || !same || mentions(cond, array)) return std::nullopt;
         const Expr& index = element->as<Index>().index;
-        if (!is_simple(index)) return std::nullopt;
+        if (!is_arithmetic(index)) return std::nullopt;
         for (const auto& v : assigned)
             if (mentions(index, v)) return std::nullopt;
         if (loop.kind() == StmtKind::For && loop.as<For>().step && mentions(*loop.as<For>().step, array))
