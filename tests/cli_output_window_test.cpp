@@ -26,9 +26,6 @@ protected:
         write_matrix_market(Tensor::from_dense({3}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), x),
                             path("x.mtx"));
     }
-    test::CommandResult cli(const std::string& args) {
-        return test::run_command(cache_env() + " " + SISKIN_CLI_PATH + " " + args + " 2>&1");
-    }
     std::vector<double> read_vector(const std::string& name) {
         ReadOptions as_vector;
         as_vector.ndims = 1;

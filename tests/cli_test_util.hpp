@@ -54,6 +54,10 @@ protected:
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
     // The environment setting that points the command at this test's kernel cache.
     std::string cache_env() const { return "SISKIN_CACHE_DIR=" + (dir_ / "cache").string(); }
+    // The command run with `args` and this test's kernel cache, stderr with stdout.
+    CommandResult cli(const std::string& args) const {
+        return run_command(cache_env() + " " + SISKIN_CLI_PATH + " " + args + " 2>&1");
+    }
     std::filesystem::path dir_;
 };
 

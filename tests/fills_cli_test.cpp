@@ -16,9 +16,6 @@ namespace {
 
 class FillsCli : public test::CliScratch {
 protected:
-    test::CommandResult cli(const std::string& args) {
-        return test::run_command(cache_env() + " " + SISKIN_CLI_PATH + " " + args + " 2>&1");
-    }
     std::string write_program(const std::string& text) {
         std::ofstream(path("prog.sk")) << text;
         return "@" + path("prog.sk");

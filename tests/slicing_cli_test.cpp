@@ -10,12 +10,7 @@ using namespace siskin;
 
 namespace {
 
-class SlicingCli : public test::CliScratch {
-protected:
-    test::CommandResult cli(const std::string& args) {
-        return test::run_command(cache_env() + " " + SISKIN_CLI_PATH + " " + args + " 2>&1");
-    }
-};
+class SlicingCli : public test::CliScratch {};
 
 TEST_F(SlicingCli, RunReadsASlice) {
     // x = [0, 10, 20, ..., 70] stored sparsely (0 is the fill); x[1:5:2] = [10, 30].
