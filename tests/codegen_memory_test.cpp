@@ -226,15 +226,37 @@ TEST(CodegenMemory, ReserveGivesZeroedRoomAndKeepsTheSize) {
     Buffer b(ValueType::Int32, 3);
     b.data<int32_t>()[2] = 9;
     const int64_t n = static_cast<int64_t>(4 * kMapMin);
-    buffer_memory::reserve(b, n);
+    buffer_memory::reserve(b, n, true);
     EXPECT_EQ(b.size(), 3);
     EXPECT_EQ(b.raw().capacity, n);
     EXPECT_EQ(b.data<int32_t>()[2], 9);
     for (int64_t i = 3; i < n; ++i) ASSERT_EQ(b.data<int32_t>()[i], 0) << i;
-    buffer_memory::reserve(b, 5); // room enough already: nothing changes
+    buffer_memory::reserve(b, 5, true); // room enough already: nothing changes
     EXPECT_EQ(b.raw().capacity, n);
-    EXPECT_TRUE(testing::throws_error([&] { buffer_memory::reserve(b, int64_t{1} << 61); }, {"out of memory"}));
+    EXPECT_TRUE(testing::throws_error([&] { buffer_memory::reserve(b, int64_t{1} << 61, true); }, {"out of memory"}));
     EXPECT_EQ(b.raw().capacity, n);
+}
+
+// Room for a buffer the kernel writes before reading may keep a reused block's old bytes, but
+// the rest of its last page must be zero: growing the mapping later hands those bytes out as new.
+TEST(CodegenMemory, UnzeroedReserveStillZeroesThePageTail) {
+    release_free_memory();
+    const int64_t whole = static_cast<int64_t>(4 * kMapMin / 4); // int32 elements in 4 map-mins
+    {
+        Buffer old(ValueType::Int32, whole);
+        std::memset(old.raw().data, 7, static_cast<size_t>(whole) * 4);
+    } // kept for reuse
+    ASSERT_EQ(buffer_memory::kept_bytes(), 4 * kMapMin);
+    Buffer b(ValueType::Int32, 3);
+    b.data<int32_t>()[2] = 9;
+    const int64_t n = whole - 5; // the kept block, 20 bytes short of its end
+    buffer_memory::reserve(b, n, false);
+    EXPECT_EQ(buffer_memory::kept_bytes(), 0u); // it took the kept block
+    EXPECT_EQ(b.size(), 3);
+    EXPECT_EQ(b.raw().capacity, n);
+    EXPECT_EQ(b.data<int32_t>()[2], 9);
+    b.resize(whole + 1000); // grows the mapping in place: the page tail comes back as new room
+    for (int64_t i = 3; i < whole + 1000; ++i) ASSERT_EQ(b.data<int32_t>()[i], 0) << i;
 }
 
 } // namespace

@@ -28,6 +28,13 @@ struct CoordinateList {
 
 enum class Duplicates { Sum, Reject };
 
+class Tensor;
+namespace detail {
+/// Internal: a tensor of `format` with every buffer empty, for a compiled kernel to declare
+/// (Kernel::run). It is not a valid tensor until that kernel has run on it.
+Tensor unbuilt_tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format);
+} // namespace detail
+
 /// The buffers of one level, named by its level format (e.g. "pos", "crd", or "crd0".."crdN").
 struct LevelStorage {
     LevelSpec spec;
@@ -93,6 +100,7 @@ public:
     const Buffer& values() const { return values_; }
 
 private:
+    friend Tensor detail::unbuilt_tensor(std::vector<int64_t>, ValueType, Scalar, Format);
     // Takes storage assembled by the builders as it is (src/tensor/assemble.hpp).
     Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format format,
            std::vector<LevelStorage> levels, Buffer values);

@@ -189,14 +189,14 @@ std::map<std::string, TensorSignature> infer_signatures(
 
 std::map<std::string, Tensor> CompiledProgram::run(
     const std::map<std::string, const Tensor*>& inputs) const {
-    auto outputs = kernel->prepare(output_shapes);
+    auto outputs = kernel->impl().unbuilt_outputs(output_shapes);
     for (const auto& [name, start] : starts) outputs.at(name) = start; // a copy to update
     try {
         kernel->impl().run(inputs, outputs, false);
     } catch (const IndexOverflow&) {
         if (!widen) throw;
         std::shared_ptr<const Kernel> wide = widen();
-        outputs = wide->prepare(output_shapes);
+        outputs = wide->impl().unbuilt_outputs(output_shapes);
         for (const auto& [name, start] : starts) outputs.at(name) = start;
         wide->impl().run(inputs, outputs, false);
     }

@@ -21,12 +21,13 @@ constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
 constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
 
 // Appends t's buffers in ABI order; an output's (reset) are emptied and also listed in `owned`.
+// owned: the buffers added, each with its slot (its index in out).
 void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset,
-                 std::vector<Buffer*>* owned = nullptr) {
+                 std::vector<std::pair<Buffer*, int>>* owned = nullptr) {
     auto add = [&](Buffer& b) {
         if (reset) b.raw().size = 0;
+        if (owned) owned->emplace_back(&b, static_cast<int>(out.size()));
         out.push_back(&b.raw());
-        if (owned) owned->push_back(&b);
     };
     for (int k = 0; k < t.num_levels(); ++k) {
         LevelStorage& level = t.level(k);
@@ -109,8 +110,9 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         if (like == outputs.end())
             throw Error(fmt::format("output {} of the kernel is missing", w.like.tensor));
         const TensorSignature& s = plan.signatures.at(w.name);
-        scratch.emplace(w.name, Tensor({like->second.shape().at(static_cast<size_t>(w.like.mode))},
-                                       s.type, s.fill, s.format));
+        scratch.emplace(w.name, detail::unbuilt_tensor(
+                                    {like->second.shape().at(static_cast<size_t>(w.like.mode))},
+                                    s.type, s.fill, s.format));
     }
     auto output = [&](const std::string& name) -> Tensor& {
         auto it = scratch.find(name);
@@ -160,7 +162,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         add_buffers(const_cast<Tensor&>(t), buffers, false); // read only
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
-    std::vector<Buffer*> written;
+    std::vector<std::pair<Buffer*, int>> written;
     for (const auto& name : plan.outputs) {
         Tensor& t = output(name);
         bool keep = plan.signatures.at(name).keep_contents;
@@ -185,13 +187,14 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         hints = size_hints;
     }
     for (size_t k = 0; k < hints.size() && k < written.size(); ++k)
-        buffer_memory::reserve(*written[k], hints[k]);
+        buffer_memory::reserve(*written[k].first, hints[k],
+                               plan.zeroed_room.count(written[k].second) > 0);
     dims.push_back(0); // never empty
     int status = entry(buffers.data(), dims.data());
     if (status == 0) {
         std::lock_guard lock(size_hints_mutex);
         size_hints.resize(written.size());
-        for (size_t k = 0; k < written.size(); ++k) size_hints[k] = written[k]->raw().size;
+        for (size_t k = 0; k < written.size(); ++k) size_hints[k] = written[k].first->raw().size;
     }
     if (work_counter) last_work.store(*work_counter);
     if (status == kErrAlloc)
@@ -234,6 +237,18 @@ std::map<std::string, Tensor> Kernel::prepare(
         if (it == shapes.end()) throw Error(fmt::format("no shape given for output {}", name));
         const TensorSignature& s = impl_->plan.signatures.at(name);
         out.emplace(name, Tensor(it->second, s.type, s.fill, s.format));
+    }
+    return out;
+}
+
+std::map<std::string, Tensor> Kernel::Impl::unbuilt_outputs(
+    const std::map<std::string, std::vector<int64_t>>& shapes) const {
+    std::map<std::string, Tensor> out;
+    for (const auto& name : plan.visible_outputs) {
+        auto it = shapes.find(name);
+        if (it == shapes.end()) throw Error(fmt::format("no shape given for output {}", name));
+        const TensorSignature& s = plan.signatures.at(name);
+        out.emplace(name, detail::unbuilt_tensor(it->second, s.type, s.fill, s.format));
     }
     return out;
 }

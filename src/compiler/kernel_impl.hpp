@@ -33,6 +33,12 @@ struct Kernel::Impl {
     mutable std::mutex size_hints_mutex;
     mutable std::vector<int64_t> size_hints;
 
+    /// Outputs for run() as prepare() makes them, but unbuilt (detail::unbuilt_tensor): run()
+    /// declares every output it builds anew, so filling them first would be wasted. Outputs
+    /// compiled with keep_contents must be replaced by their start before run().
+    std::map<std::string, Tensor> unbuilt_outputs(
+        const std::map<std::string, std::vector<int64_t>>& shapes) const;
+
     /// check_finite: verify the inputs compiled for finite values are (evaluate_compiled has
     /// just computed it and skips the second scan).
     void run(const std::map<std::string, const Tensor*>& inputs,

@@ -84,6 +84,7 @@ std::string LowerCtx::helpers() const {
 std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need,
                                           bool written_first) {
     SISKIN_ASSERT(b.output, "reserve on an input buffer");
+    if (!written_first) zeroed_room_.insert(b.slot);
     cast::Expr cap = cast::Field::make(b.raw_var(), "capacity");
     cast::Expr grow = cast::call(written_first ? "siskin_buffer_grow" : "siskin_buffer_reserve",
                                  {b.raw_var(), need, c_int(static_cast<int64_t>(type_size(b.type)))});

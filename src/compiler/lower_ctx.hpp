@@ -47,6 +47,9 @@ public:
     /// append-only array), so the growth skips the zero-fill (siskin_buffer_grow).
     std::vector<cast::Stmt> reserve(const BufferBinding& b, const cast::Expr& need,
                                     bool written_first = false);
+    /// The slots of the output buffers some reserve() asks to be zero: room the host gives them
+    /// ahead of the kernel must be zero too; every other buffer is written before it is read.
+    const std::set<int>& zeroed_room() const { return zeroed_room_; }
 
     /// A kernel-wide variable of an output level (e.g. its number of positions), by role.
     cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);
@@ -72,6 +75,7 @@ private:
     std::vector<std::string> helper_defs_;
     std::map<std::string, cast::Expr> level_vars_;
     std::set<uint64_t> claimed_;
+    std::set<int> zeroed_room_;
 };
 
 } // namespace siskin::compiler

@@ -80,6 +80,7 @@ KernelPlan plan_kernel(const ir::Program& program,
             if (t.values) output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
         }
     });
+    plan.zeroed_room = ctx.zeroed_room();
     // Cleanups the looplets leave to the finished C (c_optimize.hpp).
     cast::Stmt body = cast::remove_dead_locals(cast::merge_nested_ifs(cast::Block::make(code)));
     body = cast::replace_scalars(cast::fuse_constant_init(body, output_arrays), output_arrays);

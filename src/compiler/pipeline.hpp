@@ -14,6 +14,7 @@
 // compiler_passes() names them; the pass dump (pass_dump.hpp) prints the program after each.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct KernelPlan {
     std::vector<DimCheck> checks;
     std::vector<SliceCheck> slice_checks;
     int num_buffers = 0;
+    /// Output buffer slots whose room must be zero when the kernel starts (LowerCtx::zeroed_room).
+    std::set<int> zeroed_room;
     /// Temporaries Kernel::run builds from inputs before the call (inputs lists the temporaries,
     /// not their sources, where every read was redirected).
     std::vector<Transpose> transposes;

@@ -100,11 +100,14 @@ void sort_and_merge(Entries& entries, std::span<const int> mode_order,
     entries.values.resize(static_cast<size_t>(out));
 }
 
-Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
-                   const Format& format, const Entries& sorted) {
+namespace {
+
+// root_parents: 1 for a tensor (the root's parent is one position), 0 for unbuilt storage.
+Assembled assemble_levels(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                          const Format& format, const Entries& sorted, int64_t root_parents) {
     Assembled out;
     std::vector<int64_t> parents(static_cast<size_t>(sorted.size()), 0);
-    int64_t num_parents = 1; // the root's parent: one position
+    int64_t num_parents = root_parents;
     std::vector<LevelSpec> chosen;
     for (const LevelSpec& spec : format.levels()) {
         levels::LevelInput in;
@@ -126,6 +129,24 @@ Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar&
                      .build(type, fill, num_parents, parents, sorted.values);
     out.format = Format(std::move(chosen), format.leaf());
     return out;
+}
+
+} // namespace
+
+Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                   const Format& format, const Entries& sorted) {
+    return assemble_levels(shape, type, fill, format, sorted, 1);
+}
+
+Assembled assemble_unbuilt(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                           const Format& format) {
+    Entries none;
+    none.ndims = static_cast<int>(shape.size());
+    Assembled a = assemble_levels(shape, type, fill, format, none, 0);
+    for (auto& level : a.levels)
+        for (auto& b : level.buffers) b = Buffer(b.type(), 0);
+    a.values = Buffer(a.values.type(), 0);
+    return a;
 }
 
 } // namespace siskin::detail

@@ -33,4 +33,10 @@ struct Assembled {
 Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
                    const Format& format, const Entries& sorted);
 
+/// The storage of `format` for `shape` with every buffer empty (index widths chosen as assemble
+/// chooses them): what a kernel output needs before the kernel declares it, which sets every
+/// buffer itself. Building an empty tensor instead would fill its values only to be overwritten.
+Assembled assemble_unbuilt(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                           const Format& format);
+
 } // namespace siskin::detail

@@ -84,13 +84,14 @@ bool resize(void*& p, size_t old_bytes, size_t new_bytes, bool zero) {
 #if SISKIN_BLOCK_CAN_MAP
     bool old_mapped = siskin_block_mapped(old_bytes), new_mapped = siskin_block_mapped(new_bytes);
     if (new_mapped && !old_mapped) {
-        // Into a kept mapping when there is one: its pages are resident already. Everything past
-        // the kept bytes is zeroed, to the end of the last page, as a fresh mapping's would be:
-        // a kernel growing the block with mremap counts on that.
+        // Into a kept mapping when there is one: its pages are resident already. The rest of the
+        // last page past new_bytes is zeroed as a fresh mapping's would be (a kernel growing the
+        // block with mremap counts on that), and the new bytes when `zero`.
         if (void* q = take(new_bytes)) {
             size_t keep_bytes = std::min(old_bytes, new_bytes);
             if (keep_bytes) std::memcpy(q, p, keep_bytes);
-            std::memset(static_cast<char*>(q) + keep_bytes, 0, whole_pages(new_bytes) - keep_bytes);
+            size_t from = zero ? keep_bytes : new_bytes;
+            std::memset(static_cast<char*>(q) + from, 0, whole_pages(new_bytes) - from);
             if (old_bytes) std::free(p);
             p = q;
             return true;
@@ -115,13 +116,13 @@ void free(void* p, size_t bytes) {
     siskin_block_free(p, bytes);
 }
 
-void reserve(Buffer& b, int64_t n) {
+void reserve(Buffer& b, int64_t n, bool zero) {
     RawBuffer& raw = b.raw();
     if (n <= raw.capacity) return;
     size_t elem = type_size(b.type());
     void* p = raw.data;
     if (static_cast<uint64_t>(n) > SIZE_MAX / elem ||
-        !resize(p, static_cast<size_t>(raw.capacity) * elem, static_cast<size_t>(n) * elem, true))
+        !resize(p, static_cast<size_t>(raw.capacity) * elem, static_cast<size_t>(n) * elem, zero))
         throw Error(fmt::format("out of memory reserving a buffer of {} {} elements", n,
                                 type_name(b.type())));
     raw.data = p;

@@ -18,8 +18,9 @@ bool resize(void*& p, size_t old_bytes, size_t new_bytes, bool zero);
 /// Frees the block p of `bytes` bytes (a mapped one is kept for reuse while there is room).
 void free(void* p, size_t bytes);
 /// Makes room for at least n elements in b without changing its size; the new room is zero
-/// (as siskin_buffer_reserve leaves it), so a kernel finds what it would after growing.
-void reserve(Buffer& b, int64_t n);
+/// when `zero` (as siskin_buffer_reserve leaves it, for a kernel that counts on it), otherwise
+/// whatever the memory held (for a buffer the kernel writes before it reads).
+void reserve(Buffer& b, int64_t n, bool zero);
 /// Bytes of mapped blocks kept for reuse.
 size_t kept_bytes();
 

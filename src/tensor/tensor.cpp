@@ -73,6 +73,14 @@ Tensor::Tensor(std::vector<int64_t> shape, ValueType type, Scalar fill, Format f
     : shape_(std::move(shape)), type_(type), fill_(std::move(fill)), format_(std::move(format)),
       levels_(std::move(levels)), values_(std::move(values)) {}
 
+Tensor detail::unbuilt_tensor(std::vector<int64_t> shape, ValueType type, Scalar fill,
+                              Format format) {
+    Scalar f = check_tensor(shape, type, fill, format);
+    detail::Assembled a = detail::assemble_unbuilt(shape, type, f, format);
+    return Tensor(std::move(shape), type, std::move(f), std::move(a.format), std::move(a.levels),
+                  std::move(a.values));
+}
+
 Tensor Tensor::from_coordinates(std::vector<int64_t> shape, ValueType type, Scalar fill,
                                 Format format, const CoordinateList& entries,
                                 Duplicates duplicates) {
