@@ -96,4 +96,26 @@ inline bool same_output(const Tensor& want, const Tensor& got) {
            stored_coordinates(want) == stored_coordinates(got) && want.stored() == got.stored();
 }
 
+/// Compiles and interprets `text` on the same inputs, expects every output to agree
+/// (same_output) and returns the compiled outputs.
+inline std::map<std::string, Tensor> compiled_matching_reference(
+    const std::string& text, const std::map<std::string, const Tensor*>& inputs,
+    const std::map<std::string, OutputSpec>& specs = {}) {
+    ir::Program p = ir::parse_program(text);
+    auto want = evaluate_reference(p, inputs, specs);
+    auto got = evaluate_compiled(p, inputs, specs, test_options());
+    EXPECT_EQ(want.size(), got.size()) << text;
+    for (const auto& [name, w] : want) {
+        auto it = got.find(name);
+        if (it == got.end()) {
+            ADD_FAILURE() << text << "\nno compiled output " << name;
+            continue;
+        }
+        EXPECT_TRUE(same_output(w, it->second))
+            << text << "\n" << name << ": reference " << w.to_string() << "\ncompiled "
+            << it->second.to_string();
+    }
+    return got;
+}
+
 } // namespace siskin::testing

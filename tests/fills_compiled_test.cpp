@@ -21,22 +21,6 @@ std::vector<double> dense_values(const Tensor& t) {
     return out;
 }
 
-// Compiled and reference results of the same text, compared output by output.
-std::map<std::string, Tensor> both(const std::string& text,
-                                   const std::map<std::string, const Tensor*>& in,
-                                   const std::map<std::string, OutputSpec>& specs = {}) {
-    ir::Program p = ir::parse_program(text);
-    auto want = evaluate_reference(p, in, specs);
-    auto got = evaluate_compiled(p, in, specs, test_options());
-    EXPECT_EQ(want.size(), got.size());
-    for (const auto& [name, w] : want) {
-        EXPECT_TRUE(same_output(w, got.at(name)))
-            << text << "\n" << name << ": reference " << w.to_string() << "\ncompiled "
-            << got.at(name).to_string();
-    }
-    return got;
-}
-
 // Both engines refuse the program with a message holding `part`.
 void both_refuse(const std::string& text, const std::map<std::string, const Tensor*>& in,
                  const std::map<std::string, OutputSpec>& specs, const std::string& part) {
@@ -53,7 +37,7 @@ TEST(FillsCompiled, MinPlusWithFillsFromTheText) {
     const std::string text = "fill A = inf\nfill x = inf\nfill y = inf\n"
                              "y[i] min= A[i,j] + x[j]";
     for (const char* format : {"dense", "sparselist(0)"}) {
-        auto y = both(text, {{"A", &A}, {"x", &x}}, {{"y", with_format(format, 1)}}).at("y");
+        auto y = compiled_matching_reference(text, {{"A", &A}, {"x", &x}}, {{"y", with_format(format, 1)}}).at("y");
         EXPECT_TRUE(y.fill().same(Scalar::of(kInf))) << format;
         // Row 0: min(1 + 10, 4 + 1) = 5; row 1: 2 + inf; row 2: 0.5 + 7.
         EXPECT_EQ(dense_values(y), (std::vector<double>{5, kInf, 7.5})) << format;
@@ -71,7 +55,7 @@ TEST(FillsCompiled, MaskedPowerWithItsOutputFillDeclared) {
                                         Format::parse("sparselist(0)", 1), dl);
     std::map<std::string, const Tensor*> in{{"b", &b}, {"c", &c}, {"d", &d}};
     const std::string body = "a[i] = pow(b[i], c[i]) * !d[i]";
-    auto a = both("fill a = 1\nfill b = 0\nfill c = 0\nfill d = false\n" + body, in,
+    auto a = compiled_matching_reference("fill a = 1\nfill b = 0\nfill c = 0\nfill d = false\n" + body, in,
                   {{"a", with_format("sparselist(0)", 1)}})
                  .at("a");
     EXPECT_TRUE(a.fill().same(Scalar::of(1.0)));
@@ -83,7 +67,7 @@ TEST(FillsCompiled, MaskedPowerWithItsOutputFillDeclared) {
     both_refuse("fill a = 0\n" + body, in, {{"a", with_format("sparselist(0)", 1)}},
                 "output a cannot have fill 0: where every input holds its fill the program "
                 "gives it 1");
-    auto a0 = both("fill a = 0\n" + body, in).at("a");
+    auto a0 = compiled_matching_reference("fill a = 0\n" + body, in).at("a");
     EXPECT_TRUE(a0.fill().same(Scalar::of(0.0)));
     EXPECT_EQ(dense_values(a0), (std::vector<double>{8, 0, 1, 1, 0, 1}));
 }
@@ -96,7 +80,7 @@ TEST(FillsCompiled, MaxWithIdentityAndAnotherFill) {
     const std::string body = "C[i,j] = max(A[i,j], B[i,j])";
     for (const char* header : {"fill A = -inf\nfill B = 42\n",
                                "fill A = -inf\nfill B = 42\nfill C = 42\n"}) {
-        auto C = both(std::string(header) + body, in, {{"C", with_format("csr", 2)}}).at("C");
+        auto C = compiled_matching_reference(std::string(header) + body, in, {{"C", with_format("csr", 2)}}).at("C");
         EXPECT_TRUE(C.fill().same(Scalar::of(42.0))) << header;
         EXPECT_EQ(dense_values(C), (std::vector<double>{7, 50, 42, 42, 42, 99})) << header;
     }
@@ -127,7 +111,7 @@ TEST(FillsCompiled, DifferentialOverFills) {
                                             [](double u) { return std::floor(u * 8) - 3; });
                 std::string text = "fill A = " + fa_text + "\nfill B = " + fb_text + "\n" + body;
                 SCOPED_TRACE(text);
-                both(text, {{"A", &A}, {"B", &B}});
+                compiled_matching_reference(text, {{"A", &A}, {"B", &B}});
             }
 }
 
@@ -142,7 +126,7 @@ TEST(FillsCompiled, AnInputOfAnotherFillIsRefused) {
                 "input n has fill 0 (int64), but the program declares fill n = 0.5 (line 3)");
     // Declared 0 is met by a float64 0.0 and a bool false alike.
     Tensor m = Tensor({2}, ValueType::Bool, Scalar::of(false), Format::dense(1));
-    both("fill A = 0\nfill m = 0\nC[i,j] = A[i,j] * m[j]", {{"A", &A}, {"m", &m}});
+    compiled_matching_reference("fill A = 0\nfill m = 0\nC[i,j] = A[i,j] * m[j]", {{"A", &A}, {"m", &m}});
     // compile() checks the signatures it is given.
     ir::Program p = ir::parse_program("fill A = inf\ny[i] min= A[i,j]");
     TensorSignature a = TensorSignature::of(A);
@@ -169,7 +153,7 @@ TEST(FillsCompiled, OutputSpecsMustAgreeWithTheText) {
     // An agreeing spec is fine, in any spelling of the value.
     OutputSpec inf32;
     inf32.fill = Scalar::of(static_cast<float>(kInf));
-    auto y = both("fill y = inf\ny[i] min= A[i,j]", {{"A", &A}}, {{"y", inf32}}).at("y");
+    auto y = compiled_matching_reference("fill y = inf\ny[i] min= A[i,j]", {{"A", &A}}, {{"y", inf32}}).at("y");
     EXPECT_EQ(dense_values(y), (std::vector<double>{1, 3}));
     // infer_signatures (siskin c) applies the declaration too.
     auto sigs = infer_signatures(ir::parse_program("fill y = inf\ny[i] min= A[i,j]"),

@@ -45,19 +45,6 @@ std::vector<double> values_of(const Tensor& t) {
     return out;
 }
 
-// Compiled and reference agree; returns the compiled outputs.
-std::map<std::string, Tensor> checked(const std::string& text,
-                                      const std::map<std::string, const Tensor*>& in,
-                                      const std::map<std::string, OutputSpec>& specs = {}) {
-    ir::Program p = ir::parse_program(text);
-    auto want = evaluate_reference(p, in, specs);
-    auto got = evaluate_compiled(p, in, specs, test_options());
-    for (const auto& [name, t] : want)
-        EXPECT_TRUE(same_output(t, got.at(name)))
-            << text << "\nwant " << t.to_string() << "\ngot " << got.at(name).to_string();
-    return got;
-}
-
 // The user-defined semiring: (max, min) on uint32 capacities, the widest-path semiring. Every
 // property holds on all of uint32 (0 is max's identity and min's annihilator there).
 const char* kWide =
@@ -136,7 +123,7 @@ TEST(SemiringKernels, MaskedMxvByHand) {
         if (sr.out_fill) specs["y"].fill = Scalar::of(*sr.out_fill);
         for (bool complemented : {true, false}) {
             std::string text = with_mask(sr.mxv, complemented ? "!m" : "m");
-            auto y = checked(text, {{"A", &a}, {"x", &x}, {"m", &m}}, specs).at("y");
+            auto y = compiled_matching_reference(text, {{"A", &a}, {"x", &x}, {"m", &m}}, specs).at("y");
             EXPECT_EQ(values_of(y), complemented ? wants[s].complemented : wants[s].plain)
                 << sr.name << ": " << text;
         }
@@ -169,7 +156,7 @@ TEST(SemiringKernels, MaskedMxmByHand) {
         if (sr.out_fill) specs["C"].fill = Scalar::of(*sr.out_fill);
         for (bool complemented : {true, false}) {
             std::string text = with_mask(sr.mxm, complemented ? "!M" : "M");
-            auto c = checked(text, {{"A", &a}, {"B", &a}, {"M", &mm}}, specs).at("C");
+            auto c = compiled_matching_reference(text, {{"A", &a}, {"B", &a}, {"M", &mm}}, specs).at("C");
             EXPECT_EQ(values_of(c), complemented ? wants[s].complemented : wants[s].plain)
                 << sr.name << ": " << text;
         }
@@ -222,9 +209,9 @@ TEST(SemiringKernels, MaskedProductsAgreeWithTheReferenceAcrossFormats) {
                         if (sr.out_fill) specs["y"].fill = specs["C"].fill = Scalar::of(*sr.out_fill);
                         // A sparse vector output, appended in row order.
                         specs["y"].format = Format::parse("sparselist(0)", 1);
-                        checked(with_mask(sr.mxv, std::string(mask) + "m"),
+                        compiled_matching_reference(with_mask(sr.mxv, std::string(mask) + "m"),
                                 {{"A", &a}, {"x", &x}, {"m", &m}}, {{"y", specs["y"]}});
-                        checked(with_mask(sr.mxm, std::string(mask) + "M"),
+                        compiled_matching_reference(with_mask(sr.mxm, std::string(mask) + "M"),
                                 {{"A", &a}, {"B", &b}, {"M", &mm}}, {{"C", specs["C"]}});
                         checked_count += 2;
                     }
