@@ -181,6 +181,24 @@ TEST_F(CliCompiled, CTakesTypesFillsAndOutputFormats) {
     EXPECT_NE(r.out.find("siskin_buffer_reserve"), std::string::npos) << r.out; // a sparse output grows
 }
 
+// --in-place: the kernel `siskin run --start` uses, which updates y's values instead of setting
+// them to the fill first (no growth of y, y[i] read before it is written).
+TEST_F(CliCompiled, CInPlaceShowsTheKernelThatUpdatesTheOutput) {
+    Result fresh = siskin_cli("c 'y[i] += x[i]'");
+    ASSERT_EQ(fresh.status, 0) << fresh.err;
+    EXPECT_NE(fresh.out.find("siskin_buffer_grow(y_values_buf"), std::string::npos) << fresh.out;
+    Result updated = siskin_cli("c 'y[i] += x[i]' --in-place y");
+    ASSERT_EQ(updated.status, 0) << updated.err;
+    EXPECT_EQ(updated.out.find("siskin_buffer_grow"), std::string::npos) << updated.out;
+    EXPECT_NE(updated.out.find("y_values[i] = siskin_op_add_float64_float64(y_values[i], x_values[i])"),
+              std::string::npos)
+        << updated.out;
+    expect_one_line_error(siskin_cli("c 'y[i] += x[i]' --in-place x"), "--in-place x: the program only reads x");
+    expect_one_line_error(siskin_cli("c 'y[i] += x[i]' --in-place z"), "'z'");
+    expect_one_line_error(siskin_cli("c 'y[i] += x[i]' -f 'y=sparselist(0)' --in-place y"),
+                          "dense outputs only");
+}
+
 TEST_F(CliCompiled, CBadOptionsAreOneLineErrors) {
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f A=zigzag"), "zigzag");
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f B=csr"), "'B'");

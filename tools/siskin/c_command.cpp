@@ -2,7 +2,8 @@
 // compiler generates for tensors of those formats. Kernels do not depend on shapes, so none are
 // asked for; each tensor's number of dimensions comes from the program. Inputs are taken to hold
 // finite values (what `siskin run` finds for most data, and what lets 0 * x skip x) unless
-// --nonfinite names them.
+// --nonfinite names them. --in-place NAME shows the kernel `siskin run --start NAME=FILE` uses
+// for a dense output: it updates the values it is given instead of starting from the fill.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -21,7 +22,7 @@ namespace {
 
 struct COptions {
     std::string program;
-    std::vector<std::string> formats, fills, types, nonfinite;
+    std::vector<std::string> formats, fills, types, nonfinite, in_place;
     std::string dump_after;
     int index_bits = 32;
 };
@@ -81,6 +82,14 @@ void print_c(const COptions& o) {
     CompileOptions options;
     if (!o.dump_after.empty()) options.dump_after = o.dump_after;
     auto signatures = infer_signatures(program, inputs, specs, o.index_bits);
+    for (const auto& name : o.in_place) {
+        dimensions_of(arity, name, "--in-place");
+        if (!is_output(name))
+            throw Error(fmt::format("--in-place {}: the program only reads {}; only an output is "
+                                    "updated in place",
+                                    name, name));
+        signatures.at(name).keep_contents = true;
+    }
     try {
         std::cout << generate_c(program, signatures, options);
     } catch (const Error& e) {
@@ -106,6 +115,9 @@ void add_c_command(CLI::App& app) {
     cmd->add_option("--type", options->types, "Value type NAME=TYPE (inputs default to float64)");
     cmd->add_option("--nonfinite", options->nonfinite,
                     "Input NAME may hold inf or NaN (inputs are taken to be finite otherwise)");
+    cmd->add_option("--in-place", options->in_place,
+                    "Output NAME starts from the values it holds (as with `siskin run --start`); "
+                    "dense outputs only");
     cmd->add_option("--index-bits", options->index_bits,
                     "Index width of levels whose format does not fix it")
         ->check(CLI::IsMember({32, 64}));
