@@ -53,6 +53,52 @@ static inline int siskin_lowest_byte(uint64_t w) {
             a[j] = x;                                                                               \
         }                                                                                           \
     }                                                                                               \
+    /* The radix sort below for two digits of `width` bits (dims up to 65536, most rows): both     \
+     * digits counted in one read of the list, 32-bit counts, and only the buckets the high digit  \
+     * can take below dim summed: for a row of ~100 columns the bucket work is half the cost. */   \
+    static inline void siskin_radix_sort2_##S(T *a, int64_t n, int64_t dim, T *tmp, int width) {   \
+        uint32_t mask = (1u << width) - 1, high = (uint32_t)((dim - 1) >> width) + 1;               \
+        uint32_t lo[256], hi[256];                                                                  \
+        memset(lo, 0, sizeof(uint32_t) * (size_t)(mask + 1));                                       \
+        memset(hi, 0, sizeof(uint32_t) * (size_t)high);                                             \
+        for (int64_t i = 0; i < n; ++i) {                                                           \
+            uint32_t x = (uint32_t)a[i];                                                            \
+            ++lo[x & mask];                                                                         \
+            ++hi[x >> width];                                                                       \
+        }                                                                                           \
+        /* A digit that all coordinates share needs no moves. */                                   \
+        bool by_lo = lo[(uint32_t)a[0] & mask] != (uint32_t)n;                                      \
+        bool by_hi = hi[(uint32_t)a[0] >> width] != (uint32_t)n;                                    \
+        uint32_t sum = 0;                                                                           \
+        for (uint32_t b = 0; b <= mask; ++b) {                                                      \
+            uint32_t c = lo[b];                                                                     \
+            lo[b] = sum;                                                                            \
+            sum += c;                                                                               \
+        }                                                                                           \
+        sum = 0;                                                                                    \
+        for (uint32_t b = 0; b < high; ++b) {                                                       \
+            uint32_t c = hi[b];                                                                     \
+            hi[b] = sum;                                                                            \
+            sum += c;                                                                               \
+        }                                                                                           \
+        T *src = a;                                                                                 \
+        if (by_lo) {                                                                                \
+            for (int64_t i = 0; i < n; ++i) {                                                       \
+                T x = a[i];                                                                         \
+                tmp[lo[(uint32_t)x & mask]++] = x;                                                  \
+            }                                                                                       \
+            src = tmp;                                                                              \
+        }                                                                                           \
+        if (by_hi) {                                                                                \
+            T *dst = src == a ? tmp : a;                                                            \
+            for (int64_t i = 0; i < n; ++i) {                                                       \
+                T x = src[i];                                                                       \
+                dst[hi[(uint32_t)x >> width]++] = x;                                                \
+            }                                                                                       \
+            src = dst;                                                                              \
+        }                                                                                           \
+        if (src != a) memcpy(a, src, sizeof(T) * (size_t)n);                                        \
+    }                                                                                               \
     /* LSD radix sort of a[0..n), coordinates in [0, dim), through tmp[0..n); the result ends in   \
      * a. Digits are equally wide (at most 8 bits) so that no pass has more buckets than needed; a \
      * digit that all coordinates share (a row whose columns are close together) needs no moves. */ \
@@ -62,6 +108,10 @@ static inline int siskin_lowest_byte(uint64_t w) {
         int passes = (bits + 7) / 8, width = (bits + passes - 1) / passes;                          \
         int64_t buckets = (int64_t)1 << width;                                                      \
         uint64_t mask = (uint64_t)buckets - 1;                                                      \
+        if (passes == 2 && n < ((int64_t)1 << 32)) {                                                \
+            siskin_radix_sort2_##S(a, n, dim, tmp, width);                                          \
+            return;                                                                                 \
+        }                                                                                           \
         int64_t count[256];                                                                         \
         T *src = a, *dst = tmp;                                                                     \
         for (int pass = 0, shift = 0; pass < passes; ++pass, shift += width) {                      \

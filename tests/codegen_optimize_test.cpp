@@ -419,5 +419,79 @@ TEST(CodegenOverwrittenStores, FirstOfTwoStoresToOneElementGoes) {
     }
 }
 
+// Gustavson's row loop: for each entry p of row i of A, a walk of row A_crd[p] of B.
+//   for (; p < end; p++) { int64_t q = B_pos[A_crd[p]]; int64_t q_end = B_pos[A_crd[p] + 1];
+//                          for (; q < q_end; q++) { w[B_crd[q]] += A_values[p] * B_values[q]; } }
+Stmt gustavson_row(std::vector<Stmt> extra = {}) {
+    Expr k = at(var("A_crd"), var("p"));
+    Stmt inner = For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                           Block::make({Assign::make(at(var("w"), at(var("B_crd"), var("q"))), AssignOp::Add,
+                                                     mul(at(var("A_values"), var("p")),
+                                                         at(var("B_values"), var("q"))))}));
+    std::vector<Stmt> body{Decl::make(kI64, "q", at(var("B_pos"), k)),
+                           Decl::make(kI64, "q_end", at(var("B_pos"), add(k, i64(1)))), inner};
+    for (auto& s : extra) body.push_back(std::move(s));
+    return walk(std::move(body));
+}
+
+// The row of B four entries on is asked for at the top of the body: both arrays its walk reads
+// at [q], through the same start, under the loop's own bound.
+TEST(CodegenPrefetch, IndirectFibreWalkPrefetchesFourAhead) {
+    std::string c = print(prefetch_fibres(Block::make({gustavson_row()})));
+    EXPECT_NE(c.find("        if (p + 4LL < end) {\n"
+                     "            int64_t q_ahead = B_pos[A_crd[p + 4LL]];\n"
+                     "            siskin_prefetch(B_crd + q_ahead);\n"
+                     "            siskin_prefetch(B_values + q_ahead);\n"
+                     "        }\n"
+                     "        int64_t q = B_pos[A_crd[p]];"),
+              std::string::npos)
+        << c;
+    // w is indexed by B_crd[q], not q: not a fibre array.
+    EXPECT_EQ(c.find("siskin_prefetch(w"), std::string::npos) << c;
+    EXPECT_EQ(occurrences(c, "siskin_prefetch"), 2u) << c;
+    // A loop nested deeper is found too.
+    std::string nested = print(prefetch_fibres(Block::make({counted("i", {gustavson_row()})})));
+    EXPECT_EQ(occurrences(nested, "siskin_prefetch"), 2u) << nested;
+}
+
+// Left alone: a start that is not reached through a coordinate, an early exit, a write of an
+// array the hint would read (P or X: a prefetch itself never faults, wherever it points), a
+// bound or index that moves, no walk over the start.
+TEST(CodegenPrefetch, LeavesLoopsWhereTheHintCouldReadWhatTheLoopWouldNot) {
+    std::vector<Stmt> unsafe = {
+        gustavson_row({Break::make()}),
+        gustavson_row({Return::make(var("SISKIN_OK"))}),
+        gustavson_row({assign(at(var("A_crd"), var("p")), i64(0))}),
+        gustavson_row({assign(at(var("B_pos"), var("p")), i64(0))}),
+        gustavson_row({assign(var("end"), var("m"))}),
+        gustavson_row({assign(var("p"), var("m"))}),
+        gustavson_row({Eval::make(call("free", {var("B_pos")}))}),
+        // The start is B_pos[p]: contiguous rows, which the hardware prefetches by itself.
+        walk({Decl::make(kI64, "q", at(var("B_pos"), var("p"))),
+              For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                        Block::make({assign(y_at("q"), at(var("B_values"), var("q")))}))}),
+        // No walk over q.
+        walk({Decl::make(kI64, "q", at(var("B_pos"), at(var("A_crd"), var("p")))),
+              assign(y_at("p"), var("q"))}),
+        // The declaration is not the first statement: an earlier one could skip it.
+        walk({If::make(var("c"), Continue::make()),
+              Decl::make(kI64, "q", at(var("B_pos"), at(var("A_crd"), var("p")))),
+              For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                        Block::make({assign(y_at("q"), at(var("B_values"), var("q")))}))}),
+    };
+    for (const Stmt& loop : unsafe) {
+        Stmt body = Block::make({loop});
+        EXPECT_EQ(print(prefetch_fibres(body)), print(body));
+    }
+    // A break inside the inner walk leaves only the inner walk: the hint stays.
+    Expr k = at(var("A_crd"), var("p"));
+    Stmt inner_break = walk({Decl::make(kI64, "q", at(var("B_pos"), k)),
+                             For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                                       Block::make({assign(y_at("q"), at(var("B_values"), var("q"))),
+                                                    Break::make()}))});
+    EXPECT_NE(print(prefetch_fibres(Block::make({inner_break}))).find("siskin_prefetch(B_values + q_ahead);"),
+              std::string::npos);
+}
+
 } // namespace
 } // namespace siskin::cast

@@ -300,11 +300,13 @@ TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
 // sort up to dim / 4, or dim / 32 for extents up to 2048, a scan of the bytes above), none, and
 // the whole width; extents that are
 // not a multiple of 8 (the scan's tail), and radix sorts of one, two and three passes (an odd
-// count ends in the scratch array and is copied back).
+// count ends in the scratch array and is copied back; two passes, up to 65536 columns, count
+// both digits at once and sum only the high digit's buckets below dim).
 template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*, int64_t, T*)) {
     std::mt19937_64 rng(11);
     int cases = 0;
-    for (int64_t dim : std::initializer_list<int64_t>{1, 7, 8, 9, 100, 1000, 4099, 70000, (int64_t{1} << 20) + 3}) {
+    for (int64_t dim : std::initializer_list<int64_t>{1, 7, 8, 9, 100, 1000, 4099, 40000, 65536, 70000,
+                                                      (int64_t{1} << 20) + 3}) {
         std::vector<int64_t> all(static_cast<size_t>(dim));
         for (int64_t c = 0; c < dim; ++c) all[static_cast<size_t>(c)] = c;
         for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{32}, int64_t{33}, dim / 32,
@@ -330,12 +332,15 @@ template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*
             ++cases;
         }
     }
-    EXPECT_GE(cases, 70);
-    // Columns close together share their high digits: the radix sort skips those passes.
-    for (int64_t dim : std::initializer_list<int64_t>{70000, (int64_t{1} << 20) + 3}) {
-        for (int64_t base : {int64_t{0}, int64_t{1000}, dim - 200}) {
+    EXPECT_GE(cases, 90);
+    // Columns close together share their high digits: the radix sort skips those passes. Step
+    // 256 (below 65536: two digits of 8 bits) shares the low digit instead.
+    for (int64_t dim : std::initializer_list<int64_t>{40000, 65536, 70000, (int64_t{1} << 20) + 3}) {
+        for (int64_t base : {int64_t{0}, int64_t{1000}, dim - 200, int64_t{-1}}) {
             std::vector<T> a;
-            for (int64_t c = base; c < base + 200; c += 2) a.push_back(static_cast<T>(c));
+            if (base < 0)
+                for (int64_t c = 7; c < dim && a.size() < 100; c += 256) a.push_back(static_cast<T>(c));
+            for (int64_t c = base; base >= 0 && c < base + 200; c += 2) a.push_back(static_cast<T>(c));
             std::shuffle(a.begin(), a.end(), rng);
             std::unique_ptr<bool[]> used(new bool[static_cast<size_t>(dim)]());
             for (T c : a) used[static_cast<size_t>(c)] = true;

@@ -206,6 +206,18 @@ TEST(CompilerWorkspaces, CsrSpgemmUsesABytemapWorkspace) {
     EXPECT_NE(c.find("C_ws_tbl[C_ws_srt["), std::string::npos) << c;       // reset by the list
     EXPECT_NE(c.find("C_ws_touched = 0LL;"), std::string::npos) << c;
     EXPECT_EQ(c.find("siskin_lower_bound"), std::string::npos) << c;
+    // With finite inputs (the gaps of A's rows need no walk), row A_crd[p + 4] of B is asked
+    // for while row A_crd[p] is summed (prefetch_fibres).
+    std::map<std::string, TensorSignature> sigs{{"A", TensorSignature::of(A, true)},
+                                                {"B", TensorSignature::of(B, true)}};
+    TensorSignature out;
+    out.ndims = 2;
+    out.format = Format::parse("csr", 2).with_index_bits(64);
+    out.fill = Scalar::of(0.0);
+    sigs.emplace("C", out);
+    std::string finite = generate_c(ir::parse_program(gemm), sigs);
+    EXPECT_NE(finite.find("int64_t p_1_ahead = B_pos[A_crd[p + 4LL]];"), std::string::npos) << finite;
+    EXPECT_NE(finite.find("siskin_prefetch(B_values + p_1_ahead);"), std::string::npos) << finite;
 
     std::string dense = c_of(gemm, {{"A", &A}, {"B", &B}}, {{"C", "dense(0)/sparsebytemap(1)"}});
     EXPECT_NE(dense.find("C_ws"), std::string::npos) << dense;

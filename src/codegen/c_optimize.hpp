@@ -75,4 +75,14 @@ Stmt hoist_growth_checks(const Stmt& body);
 Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointers,
                            int64_t limit);
 
+/// In a `for (...; v < e; v++)` loop whose body starts with `T q = P[X];`, X a load that moves
+/// with v (the start of a fibre reached through a coordinate: row A_crd[p] of B in SpGEMM), and
+/// holds a `for (; q < ...; q++)` reading arrays Y[q]: at the top of the body,
+/// `if (v + 4 < e) { T q_ahead = P[X with v + 4]; siskin_prefetch(Y + q_ahead); ... }`, so the
+/// fibre four iterations on is on its way to the cache when its walk starts. Only where the
+/// body has no early exit (break of this loop, goto, return, an unknown call) and writes none of
+/// P, X or e: iteration v + 4 reads P[X] itself, so the hint reads nothing new (a prefetch
+/// never faults, so Y + q_ahead needs no such care; a Y pointer the body moves is left out).
+Stmt prefetch_fibres(const Stmt& body);
+
 } // namespace siskin::cast

@@ -89,6 +89,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
     body = cast::restrict_pointers(body, output_pointers);
     body = cast::check_position_stores(body, narrow_positions, max_position_32);
+    body = cast::prefetch_fibres(body);
     if (count_work) body = count_loop_bodies(body);
     cast::Function kernel = cast::Function::make(
         cast::Type::named("int"), kKernelSymbol,

@@ -1,0 +1,180 @@
+// Prefetching the fibres an indirect walk will reach (c_optimize.hpp). In Gustavson's SpGEMM
+// the loop over row i of A starts, for each entry, a walk of row A_crd[p] of B: a row in a
+// random place, usually out of L1 and L2, which no hardware prefetcher can guess. The loop
+// itself knows which rows come next, so it asks for them a few entries ahead.
+#include <algorithm>
+#include <vector>
+
+#include "codegen/c_optimize.hpp"
+#include "codegen/c_walk.hpp"
+
+namespace siskin::cast {
+
+namespace {
+
+// How many iterations ahead: enough to cover a load from L3 with a short row of B per
+// iteration, few enough that the row is still in L1 when its walk starts.
+constexpr int64_t kDistance = 4;
+
+// What one loop body writes and how it may leave the iteration early.
+struct Writes {
+    std::set<std::string> vars;   // variables assigned, incremented or declared
+    std::set<std::string> arrays; // arrays stored into (the base variable of a[...] = ...)
+    bool exits = false;           // a break of this loop, a goto, or a return
+};
+
+void scan_writes(const Stmt& s, int loops, Writes& w) {
+    switch (s.kind()) {
+    case StmtKind::Decl: w.vars.insert(s.as<Decl>().name); return;
+    case StmtKind::Assign:
+    case StmtKind::Increment: {
+        const Expr& target = s.kind() == StmtKind::Assign ? s.as<Assign>().target
+                                                          : s.as<Increment>().target;
+        if (auto v = assigned_var(s)) w.vars.insert(*v);
+        Expr base = target;
+        while (base.kind() == ExprKind::Index) base = base.as<Index>().base;
+        if (base.kind() == ExprKind::Var) w.arrays.insert(base.as<Var>().name);
+        else if (target.kind() != ExprKind::Var) w.exits = true; // a store we cannot name
+        return;
+    }
+    case StmtKind::Break: w.exits |= loops == 0; return;
+    case StmtKind::Goto:
+    case StmtKind::Return:
+    case StmtKind::Label: w.exits = true; return;
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        scan_writes(n.then_body, loops, w);
+        if (n.else_body) scan_writes(*n.else_body, loops, w);
+        return;
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        if (n.init) scan_writes(*n.init, loops, w);
+        if (n.step) scan_writes(*n.step, loops + 1, w);
+        scan_writes(n.body, loops + 1, w);
+        return;
+    }
+    case StmtKind::While: scan_writes(s.as<While>().body, loops + 1, w); return;
+    case StmtKind::Block:
+        for (const auto& c : s.as<Block>().stmts) scan_writes(c, loops, w);
+        return;
+    case StmtKind::Eval:
+        // A call statement may write anything through its arguments.
+        w.exits |= !is_pure(s.as<Eval>().expr);
+        return;
+    case StmtKind::Continue:
+    case StmtKind::Comment: return;
+    }
+}
+
+// Whether e reads nothing that w writes (arrays and variables both).
+bool unchanged(const Expr& e, const Writes& w) {
+    bool ok = is_pure(e);
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() == ExprKind::Var && w.vars.count(n.as<Var>().name)) ok = false;
+        if (n.kind() == ExprKind::Index && n.as<Index>().base.kind() == ExprKind::Var &&
+            w.arrays.count(n.as<Index>().base.as<Var>().name))
+            ok = false;
+    });
+    return ok;
+}
+
+// `for (...; v < e; v++)`: v and e, or none.
+std::optional<std::pair<std::string, Expr>> counted(const For& f) {
+    if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return std::nullopt;
+    const auto& c = f.cond->as<Binary>();
+    if (c.op != BinaryOp::Lt || c.lhs.kind() != ExprKind::Var) return std::nullopt;
+    const std::string& v = c.lhs.as<Var>().name;
+    const Stmt& step = *f.step;
+    if (step.kind() != StmtKind::Increment || step.as<Increment>().decrement ||
+        !is_var(step.as<Increment>().target, v))
+        return std::nullopt;
+    return std::pair{v, c.rhs};
+}
+
+// The arrays a counted loop over q reads as Y[q] (Y a variable), in order of first use.
+std::vector<std::string> walked_arrays(const Stmt& body, const std::string& q) {
+    std::vector<std::string> arrays;
+    for_each_node(body, {}, [&](const Stmt& s) {
+        if (s.kind() != StmtKind::For) return;
+        const auto& f = s.as<For>();
+        auto loop = counted(f);
+        if (!loop || loop->first != q || f.init) return;
+        for_each_node(f.body, [&](const Expr& e) {
+            if (e.kind() != ExprKind::Index) return;
+            const auto& i = e.as<Index>();
+            if (i.base.kind() != ExprKind::Var || !is_var(i.index, q)) return;
+            const std::string& y = i.base.as<Var>().name;
+            if (std::find(arrays.begin(), arrays.end(), y) == arrays.end()) arrays.push_back(y);
+        });
+    });
+    return arrays;
+}
+
+Stmt prefetch(const Stmt& s, FreshNames& names);
+
+Stmt prefetch_body(const Stmt& body, FreshNames& names) {
+    std::vector<Stmt> out;
+    for (const auto& c : body.as<Block>().stmts) out.push_back(prefetch(c, names));
+    return Block::make(std::move(out));
+}
+
+// The loop with the prefetch at the top of its body, or none when it does not fit the shape of
+// c_optimize.hpp's prefetch_fibres.
+std::optional<Stmt> with_prefetch(const For& f, FreshNames& names) {
+    auto loop = counted(f);
+    if (!loop) return std::nullopt;
+    const std::string& v = loop->first; // no structured binding: clang 14 cannot capture one
+    const Expr& end = loop->second;
+    const auto& stmts = f.body.as<Block>().stmts;
+    auto first = std::find_if(stmts.begin(), stmts.end(),
+                              [](const Stmt& s) { return s.kind() != StmtKind::Comment; });
+    if (first == stmts.end() || first->kind() != StmtKind::Decl) return std::nullopt;
+    const auto& start = first->as<Decl>();
+    // The fibre's start: P[X] with X a load that moves with v (an indirection: a coordinate).
+    if (!start.init || start.init->kind() != ExprKind::Index) return std::nullopt;
+    const auto& fibre = start.init->as<Index>();
+    if (fibre.index.kind() != ExprKind::Index || !mentions(fibre.index, v)) return std::nullopt;
+    Writes w;
+    scan_writes(f.body, 0, w);
+    if (w.exits || w.vars.count(v) || !unchanged(end, w) || !unchanged(*start.init, w))
+        return std::nullopt;
+    std::vector<std::string> arrays;
+    for (const auto& y : walked_arrays(f.body, start.name))
+        if (!w.vars.count(y)) arrays.push_back(y); // a pointer that moves would point nowhere
+    if (arrays.empty()) return std::nullopt;
+    // Iteration v + d evaluates P[X] at v + d when v + d < end (the loop has no early exit and
+    // starts with the declaration), so reading it now reads nothing the loop would not.
+    Expr ahead = bin(BinaryOp::Add, var(v), i64(kDistance));
+    Expr later = rewrite_expr(*start.init, [&](const Expr& e) -> std::optional<Expr> {
+        if (is_var(e, v)) return ahead;
+        return std::nullopt;
+    });
+    std::string q = names.fresh(start.name + "_ahead");
+    std::vector<Stmt> hint{Decl::make(start.type, q, later)};
+    for (const auto& y : arrays)
+        hint.push_back(Eval::make(call("siskin_prefetch", {bin(BinaryOp::Add, var(y), var(q))})));
+    std::vector<Stmt> body{If::make(bin(BinaryOp::Lt, ahead, end), Block::make(std::move(hint)))};
+    Stmt rest = prefetch_body(f.body, names);
+    for (const auto& c : rest.as<Block>().stmts) body.push_back(c);
+    return For::make(f.init, f.cond, f.step, Block::make(std::move(body)));
+}
+
+Stmt prefetch(const Stmt& s, FreshNames& names) {
+    switch (s.kind()) {
+    case StmtKind::Block: return prefetch_body(s, names);
+    case StmtKind::For:
+        if (auto done = with_prefetch(s.as<For>(), names)) return *done;
+        [[fallthrough]];
+    default: return map_bodies(s, [&](const Stmt& b) { return prefetch_body(b, names); });
+    }
+}
+
+} // namespace
+
+Stmt prefetch_fibres(const Stmt& body) {
+    FreshNames names(body);
+    return prefetch(body, names);
+}
+
+} // namespace siskin::cast
