@@ -35,7 +35,7 @@ Result run(const std::string& text, const std::map<std::string, const Tensor*>& 
 
 // Masked mxv over (or, and) with a complemented mask: each row's y[i] lives in a local through
 // the row's loop (guarded by an if, its slot set to the fill just before it), the early exit
-// at true stores it back before leaving, and no dirty flag is kept.
+// at true stores it back before leaving, no dirty flag is kept, and and/or do not branch.
 TEST(CompilerMaskedProducts, MaskedMxvRowAccumulatesInALocal) {
     const int64_t n = 300;
     CoordinateList a, x, m;
@@ -60,6 +60,9 @@ TEST(CompilerMaskedProducts, MaskedMxvRowAccumulatesInALocal) {
         EXPECT_TRUE(has(r.c, "bool y_values_acc")) << r.c;
         EXPECT_TRUE(has(r.c, "y_values_acc = siskin_op_or_bool_bool(y_values_acc, ")) << r.c;
         EXPECT_FALSE(has(r.c, "dirty")) << r.c;
+        // The helpers' arguments are already evaluated: no short circuit, no branch.
+        EXPECT_TRUE(has(r.c, "siskin_op_or_bool_bool(bool a0, bool a1) { return (a0 | a1); }")) << r.c;
+        EXPECT_TRUE(has(r.c, "siskin_op_and_bool_bool(bool a0, bool a1) { return (a0 & a1); }")) << r.c;
         EXPECT_GT(r.outputs.at("y").stored(), 0);
     }
 }
