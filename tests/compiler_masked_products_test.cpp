@@ -1,7 +1,8 @@
 // The C of issue 4's masked products: a row's accumulator stays in a local through the row
 // loop that an `if` guards (scalar replacement sees the fill stored before the if), and a
 // sparselist output over a value leaf keeps no dirty flag per write (the value alone says
-// whether the slot was written). Every value is checked against the reference evaluator.
+// whether the slot was written), and a bytemap lookup under such a reduction reads its leaf
+// without a branch. Every value is checked against the reference evaluator.
 #include <limits>
 
 #include "compiler_test_util.hpp"
@@ -34,7 +35,7 @@ Result run(const std::string& text, const std::map<std::string, const Tensor*>& 
 
 // Masked mxv over (or, and) with a complemented mask: each row's y[i] lives in a local through
 // the row's loop (guarded by an if, its slot set to the fill just before it), the early exit
-// at true stores it back before leaving, and no dirty flag is kept.
+// at true stores it back before leaving, no dirty flag is kept, and and/or do not branch.
 TEST(CompilerMaskedProducts, MaskedMxvRowAccumulatesInALocal) {
     const int64_t n = 300;
     CoordinateList a, x, m;
@@ -59,6 +60,9 @@ TEST(CompilerMaskedProducts, MaskedMxvRowAccumulatesInALocal) {
         EXPECT_TRUE(has(r.c, "bool y_values_acc")) << r.c;
         EXPECT_TRUE(has(r.c, "y_values_acc = siskin_op_or_bool_bool(y_values_acc, ")) << r.c;
         EXPECT_FALSE(has(r.c, "dirty")) << r.c;
+        // The helpers' arguments are already evaluated: no short circuit, no branch.
+        EXPECT_TRUE(has(r.c, "siskin_op_or_bool_bool(bool a0, bool a1) { return (a0 | a1); }")) << r.c;
+        EXPECT_TRUE(has(r.c, "siskin_op_and_bool_bool(bool a0, bool a1) { return (a0 & a1); }")) << r.c;
         EXPECT_GT(r.outputs.at("y").stored(), 0);
     }
 }
@@ -88,6 +92,88 @@ TEST(CompilerMaskedProducts, MaskedMinPlusMxmAccumulatesInALocal) {
     EXPECT_TRUE(has(r.c, "double C_values_acc = C_values[")) << r.c;
     EXPECT_FALSE(has(r.c, "dirty")) << r.c;
     EXPECT_GT(r.outputs.at("C").stored(), 0);
+}
+
+// A lookup into a sparsebytemap vector whose element leaf keeps the fill in unused slots: a
+// reduction the fill leaves unchanged reads the leaf without testing tbl (no branch per entry).
+// Over plain and complemented masks (sparse, empty, full), (or, and) with fill false and
+// (min, +) with fill inf, every value matches the reference.
+TEST(CompilerMaskedProducts, BytemapLookupInAReductionReadsTheLeafUntested) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const int64_t n = 200;
+    CoordinateList ab, aw, xb, xw, sparse_mask, full_mask, empty_mask;
+    ab.ndims = aw.ndims = 2;
+    xb.ndims = xw.ndims = sparse_mask.ndims = full_mask.ndims = empty_mask.ndims = 1;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j : {i, (i * 13) % n, (i * 29 + 5) % n, (i * 3 + 1) % n}) {
+            ab.add(std::vector<int64_t>{i, j}, Scalar::of(true));
+            aw.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>((i + j) % 7) + 0.5));
+        }
+    for (int64_t k = 0; k < n; k += 9) {
+        xb.add(std::vector<int64_t>{k}, Scalar::of(k % 27 != 0)); // explicit false entries too
+        xw.add(std::vector<int64_t>{k}, Scalar::of(k % 27 == 0 ? inf : static_cast<double>(k % 5)));
+    }
+    for (int64_t k = 0; k < n; ++k) {
+        if (k % 6 == 1) sparse_mask.add(std::vector<int64_t>{k}, Scalar::of(true));
+        full_mask.add(std::vector<int64_t>{k}, Scalar::of(true));
+    }
+    auto vec = [&](ValueType t, const Scalar& fill, const char* format, const CoordinateList& c) {
+        return Tensor::from_coordinates({n}, t, fill, Format::parse(format, 1), c);
+    };
+    Tensor Ab = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::csr(), ab);
+    Tensor Aw = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(inf), Format::csr(), aw);
+    Tensor Xb = vec(ValueType::Bool, Scalar::of(false), "sparsebytemap(0)", xb);
+    Tensor Xw = vec(ValueType::Float64, Scalar::of(inf), "sparsebytemap(0)", xw);
+    std::map<std::string, Tensor> masks;
+    masks.emplace("sparse", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", sparse_mask));
+    masks.emplace("full", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", full_mask));
+    masks.emplace("empty", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", empty_mask));
+    OutputSpec sparse;
+    sparse.format = Format::parse("sparselist(0)", 1);
+    const std::string tplus = "def tplus(a: float64, b: float64) -> float64 [commutative, associative, "
+                              "identity(0.0), annihilator(inf)] { return a + b }\n";
+    for (const auto& [kind, M] : masks)
+        for (const std::string mask : {"!m[i]", "m[i]"}) {
+            SCOPED_TRACE(kind + " " + mask);
+            auto r_or = run("for i { if " + mask + " { y[i] |= A[i,j] && x[follow(j)] } }",
+                            {{"A", &Ab}, {"x", &Xb}, {"m", &M}}, {{"y", sparse}});
+            auto r_min = run(tplus + "for i { if " + mask + " { y[i] min= tplus(A[i,j], x[follow(j)]) } }",
+                             {{"A", &Aw}, {"x", &Xw}, {"m", &M}}, {{"y", sparse}});
+            for (const auto* r : {&r_or, &r_min}) {
+                EXPECT_FALSE(has(r->c, "x_tbl[")) << r->c;
+                EXPECT_TRUE(has(r->c, "x_values[A_crd[")) << r->c;
+            }
+            EXPECT_TRUE(has(r_or.c, "goto")) << r_or.c; // the early exit at true stays
+        }
+}
+
+// Where reading the leaf untested would change what runs, the test of tbl stays: a fill that
+// the reduction does not ignore (x's fill 1 adds A's entries), a function with a loop in its
+// body (it may run long), and a plain assignment (not a reduction). Values match the reference.
+TEST(CompilerMaskedProducts, BytemapLookupKeepsItsTestWhereTheFillCounts) {
+    const int64_t n = 40;
+    CoordinateList a, x;
+    a.ndims = 2;
+    x.ndims = 1;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j : {i, (i * 7 + 2) % n}) a.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>(i % 4 + 1)));
+    for (int64_t k = 0; k < n; k += 3) x.add(std::vector<int64_t>{k}, Scalar::of(static_cast<double>(k % 5 + 2)));
+    Tensor A = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(0.0), Format::csr(), a);
+    Tensor X1 = Tensor::from_coordinates({n}, ValueType::Float64, Scalar::of(1.0),
+                                         Format::parse("sparsebytemap(0)", 1), x);
+    Tensor X0 = Tensor::from_coordinates({n}, ValueType::Float64, Scalar::of(0.0),
+                                         Format::parse("sparsebytemap(0)", 1), x);
+    auto filled = run("for i { y[i] += A[i,j] * x[follow(j)] }", {{"A", &A}, {"x", &X1}});
+    EXPECT_TRUE(has(filled.c, "x_tbl[")) << filled.c;
+    auto looping = run("def slow(a: float64, b: float64) -> float64 [annihilator(0.0, b)] { let s = 0.0\n let k = 0.0\n"
+                       " while k < b { s = s + a\n k = k + 1.0 }\n return s }\n"
+                       "for i { y[i] += slow(A[i,j], x[follow(j)]) }",
+                       {{"A", &A}, {"x", &X0}});
+    EXPECT_TRUE(has(looping.c, "x_tbl[")) << looping.c;
+    OutputSpec sparse;
+    sparse.format = Format::parse("sparselist(0)", 1);
+    auto copied = run("for i { y[i] = x[follow(i)] }", {{"x", &X0}}, {{"y", sparse}});
+    EXPECT_TRUE(has(copied.c, "x_tbl[")) << copied.c;
 }
 
 } // namespace

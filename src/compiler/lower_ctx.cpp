@@ -65,6 +65,11 @@ cast::Expr LowerCtx::apply(const Operator& op, const std::vector<ValueType>& typ
         }
         ValueType result = op.result_type(types);
         std::string body = c_expression(op, types, params);
+        // The helper's arguments are evaluated before the call, so and/or of two bools need no
+        // short circuit: & and | give the same value with one branch fewer where it is tested.
+        bool bools = types.size() == 2 && types[0] == ValueType::Bool && types[1] == ValueType::Bool;
+        if (bools && (op.name == "and" || op.name == "or") && op.c_definition.empty())
+            body = fmt::format("(a0 {} a1)", op.name == "and" ? "&" : "|");
         // A user function's C definition must precede the helper that calls it; it carries its
         // own include guard, so emitting it once per signature is harmless.
         if (!op.c_definition.empty()) helper_defs_.push_back(op.c_definition + "\n");

@@ -86,7 +86,7 @@ LExpr map_expr(const LExpr& e, const ExprMap& f) {
             cases.push_back({c.cond, map_expr(c.value, f)});
             changed |= cases.back().value != c.value;
         }
-        if (changed) rebuilt = std::make_shared<Select>(std::move(cases), s.type);
+        if (changed) rebuilt = std::make_shared<Select>(std::move(cases), s.type, s.first_total);
         break;
     }
     default: break;
@@ -284,7 +284,7 @@ LExpr replace_in(const LExpr& e, const std::function<LExpr(const Node*)>& lookup
             cases.push_back({c.cond, replace_in(c.value, lookup)});
             changed |= cases.back().value != c.value;
         }
-        return changed ? std::make_shared<Select>(std::move(cases), s.type) : e;
+        return changed ? std::make_shared<Select>(std::move(cases), s.type, s.first_total) : e;
     }
     default: return e;
     }

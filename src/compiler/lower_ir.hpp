@@ -164,6 +164,9 @@ struct Hoist final : Node {
 
 /// The first value whose condition holds; the last condition may be absent (otherwise).
 /// Lowered as an if/else chain around the statement that holds it.
+/// `first_total`: the first case's value may be read whatever the conditions say and is then
+/// the Select's value (a level that keeps the fill in the slots it leaves unused: reading the
+/// slot gives the fill there), so the chain may be replaced by that read (lower_loop.cpp).
 struct Select final : Node {
     static constexpr NodeKind static_kind = NodeKind::Select;
     struct Case {
@@ -171,7 +174,9 @@ struct Select final : Node {
         LExpr value;
     };
     const std::vector<Case> cases;
-    Select(std::vector<Case> c, ValueType t) : Node(static_kind, t), cases(std::move(c)) {}
+    const bool first_total;
+    Select(std::vector<Case> c, ValueType t, bool total = false)
+        : Node(static_kind, t), cases(std::move(c)), first_total(total) {}
 };
 
 /// Where an assignment writes: an lvalue of the output's value type, and the dirty flag to set.

@@ -46,6 +46,36 @@ std::vector<const Hoist*> hoists_of(const LStmt& s) {
     return out;
 }
 
+// Whether `s` may run for every slot instead of those a Select's condition picks: a reduction
+// (`op=`) whose right side calls no function with a loop in its body (which could run long) and
+// holds no other Select.
+bool untested_read_pays(const LStmt& s) {
+    const auto* a = s->as<Assign>();
+    if (!a || !a->op) return false;
+    int selects = 0;
+    bool cheap = true;
+    std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
+        switch (e->kind) {
+        case NodeKind::Select: ++selects; return;
+        case NodeKind::Call: {
+            const auto* c = e->as<Call>();
+            const std::string& def = c->op->c_definition;
+            if (def.find("while") != std::string::npos || def.find("for (") != std::string::npos)
+                cheap = false;
+            for (const auto& x : c->args) walk(x);
+            return;
+        }
+        case NodeKind::Fiber:
+            for (const auto& x : e->as<Fiber>()->subscripts) walk(x);
+            return;
+        case NodeKind::Hoist: walk(e->as<Hoist>()->inner); return;
+        default: return;
+        }
+    };
+    walk(a->rhs);
+    return cheap && selects == 1;
+}
+
 const Select* first_select(const LStmt& s) {
     const Select* found = nullptr;
     std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
@@ -196,12 +226,20 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
         return;
     }
     if (const Select* sel = first_select(s)) {
+        auto with_case = [&](const LExpr& value) {
+            return replace_nodes(s, [&](const Node* n) -> LExpr { return n == sel ? value : nullptr; });
+        };
+        // A reduction that the fill leaves unchanged, over a value that can be read untested:
+        // update it unconditionally. The otherwise-case computes op(acc, f(fill)) == acc, and a
+        // few arithmetic instructions cost less than a branch on the slot (mispredicted at
+        // every stored entry of a sparse operand).
+        if (sel->first_total && untested_read_pays(s) &&
+            is_nothing(simplify(ctx, with_case(sel->cases.back().value))))
+            return lower_body(ctx, with_case(sel->cases.front().value));
         std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> branches;
         auto claims = ctx.claims();
         for (const auto& c : sel->cases) {
-            LStmt branch = replace_nodes(s, [&](const Node* n) -> LExpr {
-                return n == sel ? c.value : nullptr;
-            });
+            LStmt branch = with_case(c.value);
             ctx.restore_claims(claims);
             branches.emplace_back(c.cond, ctx.capture([&] { lower_body(ctx, branch); }));
         }

@@ -5,7 +5,9 @@
 // sorted when the level is frozen; a lookup is one read of tbl.
 //
 // The level has n positions per parent, so the level below it (and the leaf) has storage for
-// unused slots too: empty fibres, or fill. Fibre iteration walks srt, not the slots, and
+// unused slots too: empty fibres, or fill. An element leaf holds the fill in every unused slot
+// (build, init_slots and freeze keep it so; a tensor filled by hand must too), which lets a
+// lookup read the leaf without testing tbl. Fibre iteration walks srt, not the slots, and
 // Tensor::stored() counts the used slots (pos[num_parents]).
 #include <algorithm>
 #include <limits>
@@ -185,10 +187,13 @@ private:
         const TensorBinding& t = *f.tensor;
         cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
         cast::Expr used = cast::at(t.buffer(f.level, "tbl").data_var(), q);
+        // An element leaf right below holds the fill in every unused slot, so reading it
+        // needs no test of tbl (the lowerer drops the test where that is cheaper).
+        bool total = !t.workspace && f.level + 1 == t.num_levels() && t.format.leaf() == Leaf::Element;
         return std::make_shared<Select>(
             std::vector<Select::Case>{{used, child_fiber(ctx, f, {q}, f.dirty)},
                                       {std::nullopt, fill_leaf(f)}},
-            f.type);
+            f.type, total);
     }
 
     // The child's dirty flag is tbl[q]; a write also marks the parent's flag. A workspace marks
