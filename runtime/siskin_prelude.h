@@ -27,6 +27,9 @@
 /* Sorting the touched list of a sparsebytemap workspace (siskin_sort_touched_i32/_i64). */
 #include "siskin_touched.h"
 
+/* Min and max of a float array in vector lanes (siskin_reduce_min_f64, ...). */
+#include "siskin_reduce.h"
+
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,

@@ -6,6 +6,7 @@
 
 #include "compiler/looplet_priority.hpp"
 #include "compiler/lower.hpp"
+#include "compiler/storage_order_reduction.hpp"
 #include "compiler/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "looplets/slice.hpp"
@@ -253,6 +254,7 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
         return;
     case StmtKind::For: {
         const auto& loop = *s->as<For>();
+        if (lower_storage_order_reduction(ctx, loop)) return;
         if (!ctx.early_exit)
             if (auto when = early_exit_of(loop)) return lower_exiting_for(ctx, loop, *when);
         return lower_for(ctx, loop);

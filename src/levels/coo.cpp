@@ -106,6 +106,12 @@ public:
 
     bool random_write() const override { return false; }
 
+    std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(
+        const TensorBinding& t, int level, const cast::Expr& lo, const cast::Expr& hi) const override {
+        cast::Expr pos = t.buffer(level, "pos").data_var();
+        return std::pair{idx(pos, lo), idx(pos, hi)};
+    }
+
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
         std::string n = ctx.fresh(t.name + "_count" + std::to_string(level));
         ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));

@@ -48,6 +48,12 @@ public:
         return c_mul(parents, t.level_dim(level));
     }
 
+    std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(
+        const TensorBinding& t, int level, const cast::Expr& lo, const cast::Expr& hi) const override {
+        cast::Expr n = t.level_dim(level);
+        return std::pair{c_mul(lo, n), c_mul(hi, n)};
+    }
+
 private:
     static cast::Expr position(const Fiber& f, const cast::Expr& i) {
         return c_add(c_mul(f.pos.front(), f.tensor->level_dim(f.level)), i);

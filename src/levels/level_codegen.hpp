@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "codegen/c_ast.hpp"
@@ -61,6 +62,16 @@ public:
     /// this level's number of positions.
     virtual cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                               const cast::Expr& parents) const = 0;
+
+    /// Reading in storage order: the positions of the level below (or of the leaf) that hold
+    /// the fibres at parent positions [lo, hi), when they are one contiguous range in which each
+    /// position is one coordinate of this level (dense, sparselist, coo). nullopt for levels
+    /// whose positions stand for runs, blocks or unused slots.
+    virtual std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(const TensorBinding&, int,
+                                                                          const cast::Expr&,
+                                                                          const cast::Expr&) const {
+        return std::nullopt;
+    }
 };
 
 class LeafCodegen {

@@ -1,0 +1,250 @@
+#include "compiler/storage_order_reduction.hpp"
+
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/lower.hpp"
+#include "compiler/lower_ctx.hpp"
+#include "compiler/tensor_binding.hpp"
+#include "levels/level_codegen.hpp"
+#include "levels/level_format.hpp"
+#include "simplify/simplify.hpp"
+#include "siskin/error.hpp"
+#include "siskin/operators.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+constexpr int kStreams = 8;
+// Steps of the streams between two early-exit tests: the test costs more than the step, so it
+// runs once per 8 * 256 elements, and an exit comes at most that many elements late.
+constexpr int64_t kExitStride = 256;
+
+struct Nest {
+    std::vector<const For*> loops;
+    const Assign* assign = nullptr;
+    const Fiber* read = nullptr;
+};
+
+// The loops of a perfect nest around one reduction, or nullopt.
+std::optional<Nest> nest_of(const For& outer) {
+    Nest n;
+    const For* loop = &outer;
+    for (;;) {
+        n.loops.push_back(loop);
+        const SNode* body = loop->body.get();
+        while (const auto* b = body->as<Block>()) {
+            if (b->stmts.size() != 1) return std::nullopt;
+            body = b->stmts.front().get();
+        }
+        if (const auto* inner = body->as<For>()) {
+            loop = inner;
+            continue;
+        }
+        n.assign = body->as<Assign>();
+        if (!n.assign || !n.assign->op) return std::nullopt;
+        return n;
+    }
+}
+
+// The one tensor read on the right side, when everything else there is a constant.
+const Fiber* single_read(const Assign& a) {
+    const Fiber* read = nullptr;
+    bool ok = true;
+    visit_expr(a.rhs, [&](const LExpr& e) {
+        switch (e->kind) {
+        case NodeKind::Literal:
+        case NodeKind::Call: return;
+        case NodeKind::CValue:
+            if (e->as<CValue>()->source == a.tensor) ok = false;
+            return;
+        case NodeKind::Index: return; // only as the read's subscripts: checked by covers_whole
+        case NodeKind::Fiber:
+            if (read || e->as<Fiber>()->write) ok = false;
+            read = e->as<Fiber>();
+            return;
+        default: ok = false; return;
+        }
+    });
+    if (!ok || !read || read->tensor == a.tensor) return nullptr;
+    return read;
+}
+
+// Whether the read is the whole tensor, each mode indexed by one loop of the nest over its
+// whole dimension, and the rest of the right side uses no index.
+bool covers_whole(const Nest& n, const Fiber& f) {
+    const TensorBinding& t = *f.tensor;
+    if (f.level != 0 || f.sub != 0 || f.pos.size() != 1) return false;
+    // A protocol written in the program (`x[walk(i)]`) asks for that traversal of the levels.
+    for (const auto& protocol : f.protocols)
+        if (!protocol.empty()) return false;
+    if (f.subscripts.size() != n.loops.size()) return false;
+    int uses = 0;
+    visit_expr(n.assign->rhs, [&](const LExpr& e) {
+        if (e->as<Index>()) ++uses;
+    });
+    if (uses != static_cast<int>(f.subscripts.size())) return false;
+    std::set<std::string> seen;
+    size_t k = 0;
+    for (int l = 0; l < t.num_levels(); ++l) {
+        const auto& spec = t.format.levels()[static_cast<size_t>(l)];
+        for (size_t m = 0; m < spec.modes.size(); ++m, ++k) {
+            if (k >= f.subscripts.size()) return false;
+            const auto* idx = f.subscripts[k]->as<Index>();
+            if (!idx || idx->first || !seen.insert(idx->name).second) return false;
+            const For* loop = nullptr;
+            for (const For* candidate : n.loops)
+                if (candidate->index == idx->name) loop = candidate;
+            if (!loop) return false;
+            const auto* lo = loop->lo->as<Literal>();
+            const auto* hi = loop->hi->as<CValue>();
+            if (!lo || !lo->value.same(Scalar::of(int64_t{0})) || !hi ||
+                expr_key(hi->expr) != expr_key(t.level_dim(l, static_cast<int>(m))))
+                return false;
+        }
+        if (!levels::level_codegen(spec.kind).stored_range(t, l, c_int(0), c_int(1))) return false;
+    }
+    return k == f.subscripts.size();
+}
+
+// Whether op may meet the values in any order and the fill any number of times, with an
+// accumulator of the right side's type.
+bool reorderable(const Assign& a) {
+    const Operator& op = *a.op;
+    ValueType t = a.rhs->type;
+    if (!op.commutative || !op.associative || !op.idempotent || a.lhs->type != t) return false;
+    if (!op.reduction_identity(t)) return false;
+    std::vector<ValueType> types{t, t};
+    return op.result_type(types) == t;
+}
+
+cast::Expr as_double(const cast::Expr& e) { return cast::Cast::make(cast::Type::of(ValueType::Float64), e); }
+
+} // namespace
+
+bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
+    auto nest = nest_of(loop);
+    if (!nest || !reorderable(*nest->assign)) return false;
+    for (const For* l : nest->loops)
+        if (mentions_index(nest->assign->lhs, l->index)) return false; // x moves with the nest
+    const Fiber* read = single_read(*nest->assign);
+    if (!read || !covers_whole(*nest, *read)) return false;
+    const Assign& a = *nest->assign;
+    const TensorBinding& t = *read->tensor;
+    const Operator& op = *a.op;
+    const ValueType type = a.rhs->type;
+
+    // The leaf positions below the root, level by level; a level with fewer positions than its
+    // parents times its extent leaves some element at the fill.
+    cast::Expr lo = read->pos.front(), hi = c_add(lo, 1);
+    std::optional<cast::Expr> missing;
+    for (int l = 0; l < t.num_levels(); ++l) {
+        const auto& spec = t.format.levels()[static_cast<size_t>(l)];
+        auto range = levels::level_codegen(spec.kind).stored_range(t, l, lo, hi);
+        cast::Expr next_lo = ctx.local(t.name + "_first", range->first);
+        cast::Expr next_hi = ctx.local(t.name + "_end", range->second);
+        if (!levels::level_format(spec.kind).properties().full) {
+            // In double: a product of extents may exceed int64, and one that rounds can only
+            // be larger than any count of stored positions.
+            cast::Expr full = as_double(c_sub(hi, lo));
+            for (size_t m = 0; m < spec.modes.size(); ++m)
+                full = cast::bin(cast::BinaryOp::Mul, full, as_double(t.level_dim(l, static_cast<int>(m))));
+            cast::Expr short_of = cast::bin(cast::BinaryOp::Ne, as_double(c_sub(next_hi, next_lo)), full);
+            missing = missing ? cast::bin(cast::BinaryOp::LogOr, *missing, short_of) : short_of;
+        }
+        lo = next_lo;
+        hi = next_hi;
+    }
+
+    auto with_read = [&](const LExpr& value) {
+        return map_expr(a.rhs, [&](const LExpr& e) { return e.get() == read ? value : e; });
+    };
+    auto reduce_into_output = [&](const LExpr& rhs) {
+        lower_body(ctx, std::make_shared<Assign>(a.tensor, a.lhs, a.op, rhs, a.single_write));
+    };
+    const levels::LeafCodegen& leaf = levels::leaf_codegen(t.format.leaf());
+
+    if (leaf.read(ctx, t, lo)->as<Literal>()) {
+        // A pattern: every stored element has the same value.
+        LStmt once = std::make_shared<Assign>(a.tensor, a.lhs, a.op, with_read(leaf.read(ctx, t, lo)),
+                                              a.single_write);
+        lower_body(ctx, std::make_shared<If>(CValue::make(cast::bin(cast::BinaryOp::Lt, lo, hi), ValueType::Bool),
+                                             once, nullptr));
+    } else if (const auto* values = t.values ? &*t.values : nullptr;
+               a.rhs.get() == read && (op.name == "min" || op.name == "max") && is_float(type) && values) {
+        // The value itself under a float min or max: the prelude's vector loop, no exit test.
+        cast::Expr all = cast::call(fmt::format("siskin_reduce_{}_{}", op.name, type == ValueType::Float32 ? "f32" : "f64"),
+                                    {cast::bin(cast::BinaryOp::Add, values->data_var(), lo), c_sub(hi, lo),
+                                     cast::lit(*op.reduction_identity(type))});
+        reduce_into_output(CValue::make(all, type)); // the identity (inf) when A stores nothing
+    } else {
+        auto value_at = [&](const cast::Expr& p) {
+            LExpr v = simplify_expr(ctx, with_read(leaf.read(ctx, t, p)));
+            SISKIN_ASSERT(is_closed(v), "a storage-order reduction of " + t.name + " left an open value");
+            return v;
+        };
+        std::vector<cast::Expr> acc;
+        for (int k = 0; k < kStreams; ++k)
+            acc.push_back(ctx.local("acc", cast::lit(*op.reduction_identity(type)), type));
+        cast::Expr count = ctx.local(t.name + "_stream", cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(kStreams)));
+        std::vector<cast::Expr> start{lo};
+        for (int k = 1; k < kStreams; ++k) start.push_back(ctx.local(t.name + "_start", c_add(start.back(), count)));
+        auto update = [&](const cast::Expr& into, const cast::Expr& p) {
+            return cast::assign(into, ctx.apply(op, {type, type}, {into, c_value(ctx, value_at(p))}));
+        };
+        auto counted_loop = [&](const cast::Expr& from, const cast::Expr& to, auto body) {
+            std::string name = ctx.fresh("p");
+            cast::Expr p = cast::var(name);
+            return cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, from),
+                                   cast::bin(cast::BinaryOp::Lt, p, to), cast::Increment::make(p),
+                                   cast::Block::make(body(p)));
+        };
+        auto steps = [&](const cast::Expr& p) {
+            std::vector<cast::Stmt> out;
+            for (int k = 0; k < kStreams; ++k) out.push_back(update(acc[k], c_add(start[k], p)));
+            return out;
+        };
+        if (auto exit = early_exit_of(loop)) {
+            std::string chunk_name = ctx.fresh("chunk");
+            cast::Expr chunk = cast::var(chunk_name);
+            cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
+            std::optional<cast::Expr> done;
+            for (int k = 0; k < kStreams; ++k) {
+                cast::Expr hit = cast::bin(cast::BinaryOp::Eq, acc[k], cast::lit(exit->value));
+                done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
+            }
+            ctx.emit(cast::For::make(
+                cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
+                cast::bin(cast::BinaryOp::Lt, chunk, count),
+                cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
+                cast::Block::make({counted_loop(chunk, chunk_end, steps), cast::If::make(*done, cast::Break::make())})));
+        } else {
+            ctx.emit(counted_loop(c_int(0), count, steps));
+        }
+        ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
+            return std::vector<cast::Stmt>{update(acc[0], p)};
+        }));
+        // Pairwise, so the combination is as short a chain as the streams allow.
+        std::vector<cast::Expr> level = acc;
+        while (level.size() > 1) {
+            std::vector<cast::Expr> next;
+            for (size_t k = 0; k + 1 < level.size(); k += 2)
+                next.push_back(ctx.apply(op, {type, type}, {level[k], level[k + 1]}));
+            if (level.size() % 2) next.push_back(level.back());
+            level = next;
+        }
+        reduce_into_output(CValue::make(level.front(), type)); // may be the identity (inf)
+    }
+    if (missing)
+        lower_body(ctx, std::make_shared<If>(CValue::make(*missing, ValueType::Bool),
+                                             std::make_shared<Assign>(a.tensor, a.lhs, a.op,
+                                                                      with_read(levels::fill_leaf(*read)),
+                                                                      a.single_write),
+                                             nullptr));
+    return true;
+}
+
+} // namespace siskin::compiler
