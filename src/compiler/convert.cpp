@@ -23,13 +23,23 @@ class Converter {
 public:
     Converter(LowerCtx& ctx, const KernelTensors& kt, const ir::Program& program)
         : ctx_(ctx), kt_(kt) {
-        ir::visit(program.body, [&](const ir::Stmt& s) {
-            if (const auto* a = s->as<ir::Assign>()) {
-                ++assigns_[a->lhs->tensor];
-                writers_[a->lhs->tensor].insert(a->op.empty() ? nullptr : lookup_operator(a->op));
-            }
-        });
+        const auto* top = program.body->as<ir::Block>();
+        size_t count = top ? top->stmts.size() : 1;
+        for (size_t k = 0; k < count; ++k)
+            ir::visit(top ? top->stmts[k] : program.body, [&](const ir::Stmt& s) {
+                if (const auto* a = s->as<ir::Assign>()) {
+                    ++assigns_[a->lhs->tensor];
+                    writers_[a->lhs->tensor].insert(a->op.empty() ? nullptr : lookup_operator(a->op));
+                    last_write_[a->lhs->tensor] = {k, a->pos};
+                }
+            });
     }
+
+    /// The top-level statement being converted (a program that is one statement: 0).
+    size_t top = 0;
+    /// Sparse outputs that a statement after their last write reads: frozen before it.
+    std::set<std::string> read_after_writes;
+    size_t last_write(const std::string& tensor) const { return last_write_.at(tensor).first; }
 
     LStmt stmt(const ir::Stmt& s) {
         switch (s->kind) {
@@ -134,13 +144,19 @@ private:
     LExpr access(const ir::Access& a, bool write) {
         const TensorBinding& t = kt_.at(a.tensor);
         // A workspace is read by the copy of its own pass (a sparsebytemap one drains itself).
-        if (!write && t.output && !t.workspace) {
-            for (const auto& level : t.format.levels())
-                if (level.kind != "dense")
-                    throw Error(fmt::format("{}the program reads output {} while writing it; "
-                                            "compiled code can do that for dense outputs only",
-                                            where(a.pos), a.tensor),
+        // A sparse output is readable once frozen: after the last statement that writes it.
+        bool sparse = std::any_of(t.format.levels().begin(), t.format.levels().end(),
+                                  [](const LevelSpec& l) { return l.kind != "dense"; });
+        if (!write && t.output && !t.workspace && sparse) {
+            const auto& [statement, at] = last_write_.at(a.tensor);
+            if (statement >= top)
+                throw Error(fmt::format("{}the program reads output {} before its last write ({}); "
+                                        "compiled code reads a sparse output only in statements "
+                                        "after every one that writes it (a dense output anywhere)",
+                                        where(a.pos), a.tensor,
+                                        at.line ? fmt::format("line {}", at.line) : "the same statement"),
                                 Error::Kind::Unsupported);
+            read_after_writes.insert(a.tensor);
         }
         auto order = t.format.mode_order();
         std::vector<LExpr> subs;
@@ -264,6 +280,7 @@ private:
     LowerCtx& ctx_;
     const KernelTensors& kt_;
     std::map<std::string, int> assigns_;
+    std::map<std::string, std::pair<size_t, ir::Position>> last_write_; // top-level statement
     std::map<std::string, std::set<const Operator*>> writers_; // nullptr: `=`
     std::vector<std::string> loops_;
     std::map<std::string, ValueType> vars_;
@@ -277,7 +294,17 @@ private:
 Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors) {
     Converter c(ctx, tensors, program);
     Converted out;
-    out.body = c.stmt(program.body);
+    if (const auto* top = program.body->as<ir::Block>()) {
+        std::vector<LStmt> statements;
+        for (const auto& s : top->stmts) {
+            statements.push_back(c.stmt(s));
+            ++c.top;
+        }
+        out.body = std::make_shared<Block>(std::move(statements));
+    } else {
+        out.body = c.stmt(program.body);
+    }
+    for (const auto& name : c.read_after_writes) out.freeze_after[c.last_write(name)].push_back(name);
     out.checks = std::move(c.checks);
     out.slice_checks = std::move(c.slice_checks);
     return out;

@@ -2,6 +2,8 @@
 // The program as a lowering tree: every access a root Fiber (level 0, position 0, subscripts in
 // storage order), loops with their extents, `=` assignments marked when they may drop writes of
 // the fill. Refuses with Error(Unsupported) what the compiler cannot handle yet.
+#include <map>
+#include <string>
 #include <vector>
 
 #include "compiler/bind.hpp"
@@ -28,7 +30,10 @@ struct SliceCheck {
 };
 
 struct Converted {
-    LStmt body;
+    LStmt body; // a Block of the program's top-level statements when it has several
+    /// Lifecycle: the sparse outputs to freeze after top-level statement k, their last writer,
+    /// because a later statement reads them.
+    std::map<size_t, std::vector<std::string>> freeze_after;
     std::vector<DimCheck> checks;
     std::vector<SliceCheck> slice_checks;
 };

@@ -47,9 +47,20 @@ KernelPlan plan_kernel(const ir::Program& program,
         dump.after("convert", cz.program);
         for (const auto& name : tensors.outputs) levels::declare_output(ctx, tensors.at(name));
         dump.after("declare", cz.program);
-        lower_body(ctx, converted.body);
+        // Lifecycle: an output a later statement reads is frozen right after its last writer.
+        std::set<std::string> frozen;
+        const auto* top = converted.body->as<Block>();
+        for (size_t k = 0; k < (top ? top->stmts.size() : 1); ++k) {
+            lower_body(ctx, top ? top->stmts[k] : converted.body);
+            if (auto it = converted.freeze_after.find(k); it != converted.freeze_after.end())
+                for (const auto& name : it->second) {
+                    levels::freeze_output(ctx, tensors.at(name));
+                    frozen.insert(name);
+                }
+        }
         dump.after("lower", cz.program);
-        for (const auto& name : tensors.outputs) levels::freeze_output(ctx, tensors.at(name));
+        for (const auto& name : tensors.outputs)
+            if (!frozen.count(name)) levels::freeze_output(ctx, tensors.at(name));
         dump.after("freeze", cz.program);
         ctx.emit(cast::Return::make(cast::var("SISKIN_OK")));
 
