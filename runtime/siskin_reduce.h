@@ -16,23 +16,25 @@
 
 #include "siskin_ops.h"
 
+/* Lane-wise min of the vectors acc and v, into acc: v where it is smaller, and for equal lanes
+ * the OR of the bits, which is -0.0 when either is -0.0 and the value itself otherwise. Max is
+ * the mirror image: for equal lanes the AND, +0.0 unless both are -0.0. Macros, not functions:
+ * a 32-byte vector argument would change the calling convention where AVX is off (-Wpsabi). */
+#define SISKIN_LANES_min(M, acc, v)                                                                \
+    do {                                                                                          \
+        M a_ = (M)(acc), b_ = (M)(v), lt_ = (v) < (acc), eq_ = (v) == (acc);                     \
+        (acc) = (__typeof__(acc))((lt_ & b_) | (~lt_ & a_) | (eq_ & b_));                         \
+    } while (0)
+#define SISKIN_LANES_max(M, acc, v)                                                                \
+    do {                                                                                          \
+        M a_ = (M)(acc), b_ = (M)(v), gt_ = (v) > (acc), eq_ = (v) == (acc);                     \
+        (acc) = (__typeof__(acc))((gt_ & b_) | (~gt_ & ~eq_ & a_) | (eq_ & a_ & b_));             \
+    } while (0)
+
 /* S: suffix, F: float type, I: the integer type of F's width. */
 #define SISKIN_REDUCE_FLOAT(S, F, I)                                                               \
     typedef F siskin_vec_##S __attribute__((vector_size(32)));                                   \
     typedef I siskin_mask_##S __attribute__((vector_size(32)));                                  \
-    /* Lanes of acc and v: v where it is smaller, and for equal lanes the OR of the bits, which   \
-     * is -0.0 when either is -0.0 and the value itself otherwise. */                             \
-    static inline siskin_vec_##S siskin_vmin_##S(siskin_vec_##S acc, siskin_vec_##S v) {        \
-        siskin_mask_##S a = (siskin_mask_##S)acc, b = (siskin_mask_##S)v;                        \
-        siskin_mask_##S lt = v < acc, eq = v == acc;                                              \
-        return (siskin_vec_##S)((lt & b) | (~lt & a) | (eq & b));                                 \
-    }                                                                                             \
-    /* The mirror image: for equal lanes the AND of the bits, +0.0 unless both are -0.0. */      \
-    static inline siskin_vec_##S siskin_vmax_##S(siskin_vec_##S acc, siskin_vec_##S v) {        \
-        siskin_mask_##S a = (siskin_mask_##S)acc, b = (siskin_mask_##S)v;                        \
-        siskin_mask_##S gt = v > acc, eq = v == acc;                                              \
-        return (siskin_vec_##S)((gt & b) | (~gt & ~eq & a) | (eq & a & b));                      \
-    }                                                                                             \
     SISKIN_REDUCE_ARRAY(min, S, F)                                                                \
     SISKIN_REDUCE_ARRAY(max, S, F)
 
@@ -50,10 +52,10 @@
             memcpy(&x1, v + p + lanes, sizeof x1);                                                \
             memcpy(&x2, v + p + 2 * lanes, sizeof x2);                                            \
             memcpy(&x3, v + p + 3 * lanes, sizeof x3);                                            \
-            a0 = siskin_v##OP##_##S(a0, x0);                                                      \
-            a1 = siskin_v##OP##_##S(a1, x1);                                                      \
-            a2 = siskin_v##OP##_##S(a2, x2);                                                      \
-            a3 = siskin_v##OP##_##S(a3, x3);                                                      \
+            SISKIN_LANES_##OP(siskin_mask_##S, a0, x0);                                           \
+            SISKIN_LANES_##OP(siskin_mask_##S, a1, x1);                                           \
+            SISKIN_LANES_##OP(siskin_mask_##S, a2, x2);                                           \
+            SISKIN_LANES_##OP(siskin_mask_##S, a3, x3);                                           \
             nan |= (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3);                             \
         }                                                                                         \
         F r = acc;                                                                                \
@@ -71,5 +73,7 @@ SISKIN_REDUCE_FLOAT(f64, double, int64_t)
 
 #undef SISKIN_REDUCE_FLOAT
 #undef SISKIN_REDUCE_ARRAY
+#undef SISKIN_LANES_min
+#undef SISKIN_LANES_max
 
 #endif /* SISKIN_REDUCE_H */
