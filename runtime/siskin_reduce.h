@@ -28,7 +28,7 @@
 #define SISKIN_LANES_max(M, acc, v)                                                                \
     do {                                                                                          \
         M a_ = (M)(acc), b_ = (M)(v), gt_ = (v) > (acc), eq_ = (v) == (acc);                     \
-        (acc) = (__typeof__(acc))((gt_ & b_) | (~gt_ & ~eq_ & a_) | (eq_ & a_ & b_));             \
+        (acc) = (__typeof__(acc))(((gt_ & b_) | (~gt_ & a_)) & (b_ | ~eq_));                     \
     } while (0)
 
 /* S: suffix, F: float type, I: the integer type of F's width. */
