@@ -1,6 +1,6 @@
-// Whole-tensor reductions in storage order (src/compiler/storage_order_reduction.hpp): the
-// kernel reduces the values array in eight streams and adds the fill once when some element is
-// not stored. Checked against the reference evaluator across formats (2-D and 3-D, every mode
+// Reductions in storage order (src/compiler/storage_order_reduction.hpp): the kernel reduces
+// the values array of a whole tensor (in SIMD lanes or eight streams) or of a row, and adds the
+// fill once when some element is not stored. Checked against the reference evaluator across formats (2-D and 3-D, every mode
 // order), fills (0, 1, +-inf, NaN), value types, NaN and -0.0 entries, empty and full tensors;
 // the shape of the C where the rule applies and where it must not; and the early exit's work.
 #include <cmath>
@@ -78,6 +78,7 @@ TEST(CompilerStorageOrderReduction, MatricesMatchTheReferenceAcrossFormatsFillsA
     const std::vector<std::string> programs = {
         "s[] min= A[i,j]",      "s[] max= A[i,j]",   "for j, i { s[] min= A[i,j] }",
         "s[] max= abs(A[i,j])", "s[] |= A[i,j] > 2.5", "s[] <<fmin>>= A[i,j] * 2",
+        "y[i] max= A[i,j]",     "y[i] &= A[i,j] > -0.5",
     };
     const std::vector<std::vector<Scalar>> pools = {
         doubles({-2, -1, 0.5, 1, 2, 3}),
@@ -175,15 +176,27 @@ TEST(CompilerStorageOrderReduction, TheKernelWalksTheValuesArray) {
     EXPECT_TRUE(has(c, "acc_7")) << c;
     EXPECT_TRUE(has(c, "A_stream")) << c;
     EXPECT_FALSE(has(c, "A_crd[")) << c;
-    // Levels whose positions stand for runs or blocks, a sliced read, a second operand, a sum
-    // (not idempotent), a row reduction and a nest with a second statement keep the looplets.
+    // A row: one loop over its values that may stop at each, and the fill once per row.
+    c = c_of("y[i] &= A[i,j] > 1", A);
+    EXPECT_TRUE(has(c, "A_first = A_pos[i];")) << c;
+    EXPECT_TRUE(has(c, "break;")) << c;
+    EXPECT_FALSE(has(c, "A_crd[")) << c;
+    EXPECT_FALSE(has(c, "A_stream")) << c;
+    // Levels whose positions stand for runs or blocks, a written protocol, a second operand and
+    // a sum (not idempotent) keep the looplets.
     Tensor R = A.convert(Format::parse("dense(0)/runlist(1)", 2));
     Tensor B = A.convert(Format::parse("dense(0)/sparseband(1)", 2));
     for (const Tensor* T : {&R, &B})
         EXPECT_FALSE(has(c_of("s[] min= A[i,j]", *T), "A_first")) << T->format().to_string();
-    for (const std::string p : {"s[] += A[i,j]", "y[i] min= A[i,j]", "s[] min= A[i(1:5),j]", "s[] min= A[i,walk(j)]",
-                                "s[] min= A[i,j] + A[j,i]", "for i { for j { s[] min= A[i,j] } ; t[] += A[i,0] }"})
+    for (const std::string p : {"s[] += A[i,j]", "s[] min= A[i,walk(j)]", "s[] min= A[i,j] + A[j,i]"})
         EXPECT_FALSE(has(c_of(p, A), "A_first")) << p;
+    // A sliced row range, or a nest with a second statement: the rows are reduced one by one.
+    for (const std::string p : {"s[] min= A[i(1:5),j]", "for i { for j { s[] min= A[i,j] } ; t[] += A[i,0] }"}) {
+        c = c_of(p, A);
+        EXPECT_TRUE(has(c, "A_first = A_pos[")) << p << "\n" << c;
+        EXPECT_FALSE(has(c, "siskin_reduce_min_f64")) << p << "\n" << c;
+        EXPECT_FALSE(has(c, "A_stream")) << p << "\n" << c;
+    }
 }
 
 TEST(CompilerStorageOrderReduction, EarlyExitComesWithinOneStrideOfTheStreams) {

@@ -18,6 +18,8 @@ namespace siskin::compiler {
 
 namespace {
 
+// Independent accumulators over a whole tensor; a fibre below the root (a row of `y[i] min=
+// A[i,j]`) is usually too short for them to pay.
 constexpr int kStreams = 8;
 // Steps of the streams between two early-exit tests: the test costs more than the step, so it
 // runs once per 8 * 256 elements, and an exit comes at most that many elements late.
@@ -77,7 +79,7 @@ const Fiber* single_read(const Assign& a) {
 // whole dimension, and the rest of the right side uses no index.
 bool covers_whole(const Nest& n, const Fiber& f) {
     const TensorBinding& t = *f.tensor;
-    if (f.level != 0 || f.sub != 0 || f.pos.size() != 1) return false;
+    if (f.sub != 0 || f.pos.size() != 1) return false;
     // A protocol written in the program (`x[walk(i)]`) asks for that traversal of the levels.
     for (const auto& protocol : f.protocols)
         if (!protocol.empty()) return false;
@@ -89,7 +91,7 @@ bool covers_whole(const Nest& n, const Fiber& f) {
     if (uses != static_cast<int>(f.subscripts.size())) return false;
     std::set<std::string> seen;
     size_t k = 0;
-    for (int l = 0; l < t.num_levels(); ++l) {
+    for (int l = f.level; l < t.num_levels(); ++l) {
         const auto& spec = t.format.levels()[static_cast<size_t>(l)];
         for (size_t m = 0; m < spec.modes.size(); ++m, ++k) {
             if (k >= f.subscripts.size()) return false;
@@ -141,7 +143,7 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
     // parents times its extent leaves some element at the fill.
     cast::Expr lo = read->pos.front(), hi = c_add(lo, 1);
     std::optional<cast::Expr> missing;
-    for (int l = 0; l < t.num_levels(); ++l) {
+    for (int l = read->level; l < t.num_levels(); ++l) {
         const auto& spec = t.format.levels()[static_cast<size_t>(l)];
         auto range = levels::level_codegen(spec.kind).stored_range(t, l, lo, hi);
         cast::Expr next_lo = ctx.local(t.name + "_first", range->first);
@@ -174,7 +176,7 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
         lower_body(ctx, std::make_shared<If>(CValue::make(cast::bin(cast::BinaryOp::Lt, lo, hi), ValueType::Bool),
                                              once, nullptr));
     } else if (const auto* values = t.values ? &*t.values : nullptr;
-               a.rhs.get() == read && (op.name == "min" || op.name == "max") && is_float(type) && values) {
+               a.rhs.get() == read && read->level == 0 && (op.name == "min" || op.name == "max") && is_float(type) && values) {
         // The value itself under a float min or max: the prelude's vector loop, no exit test.
         cast::Expr all = cast::call(fmt::format("siskin_reduce_{}_{}", op.name, type == ValueType::Float32 ? "f32" : "f64"),
                                     {cast::bin(cast::BinaryOp::Add, values->data_var(), lo), c_sub(hi, lo),
@@ -187,11 +189,9 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
             return v;
         };
         std::vector<cast::Expr> acc;
-        for (int k = 0; k < kStreams; ++k)
+        const int streams = read->level == 0 ? kStreams : 1;
+        for (int k = 0; k < streams; ++k)
             acc.push_back(ctx.local("acc", cast::lit(*op.reduction_identity(type)), type));
-        cast::Expr count = ctx.local(t.name + "_stream", cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(kStreams)));
-        std::vector<cast::Expr> start{lo};
-        for (int k = 1; k < kStreams; ++k) start.push_back(ctx.local(t.name + "_start", c_add(start.back(), count)));
         auto update = [&](const cast::Expr& into, const cast::Expr& p) {
             return cast::assign(into, ctx.apply(op, {type, type}, {into, c_value(ctx, value_at(p))}));
         };
@@ -202,31 +202,49 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
                                    cast::bin(cast::BinaryOp::Lt, p, to), cast::Increment::make(p),
                                    cast::Block::make(body(p)));
         };
-        auto steps = [&](const cast::Expr& p) {
-            std::vector<cast::Stmt> out;
-            for (int k = 0; k < kStreams; ++k) out.push_back(update(acc[k], c_add(start[k], p)));
-            return out;
-        };
-        if (auto exit = early_exit_of(loop)) {
-            std::string chunk_name = ctx.fresh("chunk");
-            cast::Expr chunk = cast::var(chunk_name);
-            cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
+        auto exit = early_exit_of(loop);
+        auto exit_test = [&] {
             std::optional<cast::Expr> done;
-            for (int k = 0; k < kStreams; ++k) {
+            for (int k = 0; k < streams; ++k) {
                 cast::Expr hit = cast::bin(cast::BinaryOp::Eq, acc[k], cast::lit(exit->value));
                 done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
             }
-            ctx.emit(cast::For::make(
-                cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
-                cast::bin(cast::BinaryOp::Lt, chunk, count),
-                cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
-                cast::Block::make({counted_loop(chunk, chunk_end, steps), cast::If::make(*done, cast::Break::make())})));
+            return cast::If::make(*done, cast::Break::make());
+        };
+        if (streams == 1) {
+            // One fibre of a larger nest: a plain loop that may stop at every element.
+            ctx.emit(counted_loop(lo, hi, [&](const cast::Expr& p) {
+                std::vector<cast::Stmt> body{update(acc[0], p)};
+                if (exit) body.push_back(exit_test());
+                return body;
+            }));
         } else {
-            ctx.emit(counted_loop(c_int(0), count, steps));
+            cast::Expr count = ctx.local(t.name + "_stream",
+                                         cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(streams)));
+            std::vector<cast::Expr> start{lo};
+            for (int k = 1; k < streams; ++k)
+                start.push_back(ctx.local(t.name + "_start", c_add(start.back(), count)));
+            auto steps = [&](const cast::Expr& p) {
+                std::vector<cast::Stmt> out;
+                for (int k = 0; k < streams; ++k) out.push_back(update(acc[k], c_add(start[k], p)));
+                return out;
+            };
+            if (exit) {
+                std::string chunk_name = ctx.fresh("chunk");
+                cast::Expr chunk = cast::var(chunk_name);
+                cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
+                ctx.emit(cast::For::make(
+                    cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
+                    cast::bin(cast::BinaryOp::Lt, chunk, count),
+                    cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
+                    cast::Block::make({counted_loop(chunk, chunk_end, steps), exit_test()})));
+            } else {
+                ctx.emit(counted_loop(c_int(0), count, steps));
+            }
+            ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
+                return std::vector<cast::Stmt>{update(acc[0], p)};
+            }));
         }
-        ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
-            return std::vector<cast::Stmt>{update(acc[0], p)};
-        }));
         // Pairwise, so the combination is as short a chain as the streams allow.
         std::vector<cast::Expr> level = acc;
         while (level.size() > 1) {
