@@ -435,23 +435,58 @@ Stmt gustavson_row(std::vector<Stmt> extra = {}) {
 }
 
 // The row of B four entries on is asked for at the top of the body: both arrays its walk reads
-// at [q], through the same start, under the loop's own bound.
+// at [q], through the same start and end, under the loop's own bound.
 TEST(CodegenPrefetch, IndirectFibreWalkPrefetchesFourAhead) {
     std::string c = print(prefetch_fibres(Block::make({gustavson_row()})));
     EXPECT_NE(c.find("        if (p + 4LL < end) {\n"
                      "            int64_t q_ahead = B_pos[A_crd[p + 4LL]];\n"
-                     "            siskin_prefetch(B_crd + q_ahead);\n"
-                     "            siskin_prefetch(B_values + q_ahead);\n"
+                     "            int64_t q_end_ahead = B_pos[A_crd[p + 4LL] + 1LL];\n"
+                     "            siskin_prefetch_span(B_crd + q_ahead, B_crd + q_end_ahead);\n"
+                     "            siskin_prefetch_span(B_values + q_ahead, B_values + q_end_ahead);\n"
                      "        }\n"
                      "        int64_t q = B_pos[A_crd[p]];"),
               std::string::npos)
         << c;
     // w is indexed by B_crd[q], not q: not a fibre array.
-    EXPECT_EQ(c.find("siskin_prefetch(w"), std::string::npos) << c;
+    EXPECT_EQ(c.find("siskin_prefetch_span(w"), std::string::npos) << c;
     EXPECT_EQ(occurrences(c, "siskin_prefetch"), 2u) << c;
     // A loop nested deeper is found too.
     std::string nested = print(prefetch_fibres(Block::make({counted("i", {gustavson_row()})})));
-    EXPECT_EQ(occurrences(nested, "siskin_prefetch"), 2u) << nested;
+    EXPECT_EQ(occurrences(nested, "siskin_prefetch_span"), 2u) << nested;
+}
+
+// The end is hinted only when evaluating it ahead reads nothing new: declared right after the
+// start, from what moves with the loop, and unchanged by the body. Otherwise the start alone is.
+TEST(CodegenPrefetch, FibreEndIsHintedOnlyWhenEvaluatedByEveryIteration) {
+    Expr k = at(var("A_crd"), var("p"));
+    auto row = [&](std::vector<Stmt> head, std::vector<Stmt> tail) {
+        Stmt inner = For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                               Block::make({assign(y_at("q"), at(var("B_values"), var("q")))}));
+        std::vector<Stmt> body{Decl::make(kI64, "q", at(var("B_pos"), k))};
+        for (auto& s : head) body.push_back(s);
+        body.push_back(inner);
+        for (auto& s : tail) body.push_back(s);
+        return print(prefetch_fibres(Block::make({walk(std::move(body))})));
+    };
+    Stmt end_decl = Decl::make(kI64, "q_end", at(var("B_pos"), add(k, i64(1))));
+    EXPECT_NE(row({end_decl}, {}).find("siskin_prefetch_span(B_values + q_ahead, B_values + q_end_ahead);"),
+              std::string::npos);
+    std::vector<std::string> starts_only = {
+        // Not right after the start: a statement in between.
+        row({Increment::make(var("m")), end_decl}, {}),
+        // A bound that does not move with p (a fixed end: no fibre end to evaluate).
+        row({Decl::make(kI64, "q_end", var("m"))}, {}),
+        // An end that reads what the body changes: iteration p + 4 would see another value.
+        row({Decl::make(kI64, "q_end", add(at(var("B_pos"), add(k, i64(1))), var("s")))},
+            {Increment::make(var("s"))}),
+    };
+    for (const auto& c : starts_only) {
+        EXPECT_EQ(c.find("siskin_prefetch_span"), std::string::npos) << c;
+        EXPECT_NE(c.find("siskin_prefetch(B_values + q_ahead);"), std::string::npos) << c;
+    }
+    // A body that writes B_pos (read by both the start and the end) gets no hint at all.
+    EXPECT_EQ(row({end_decl}, {assign(at(var("B_pos"), var("m")), i64(0))}).find("siskin_prefetch"),
+              std::string::npos);
 }
 
 // Left alone: a start that is not reached through a coordinate, an early exit, a write of an

@@ -83,6 +83,9 @@ Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointe
 /// body has no early exit (break of this loop, goto, return, an unknown call) and writes none of
 /// P, X or e: iteration v + 4 reads P[X] itself, so the hint reads nothing new (a prefetch
 /// never faults, so Y + q_ahead needs no such care; a Y pointer the body moves is left out).
+/// When the walk's bound is declared right after the start (`T q_end = P[X + 1];`, unchanged by
+/// the body likewise), it is evaluated ahead too and the hint for each Y is
+/// `siskin_prefetch_span(Y + q_ahead, Y + q_end_ahead)`: the fibre's first, second and last lines.
 Stmt prefetch_fibres(const Stmt& body);
 
 } // namespace siskin::cast
