@@ -419,6 +419,51 @@ TEST(CodegenOverwrittenStores, FirstOfTwoStoresToOneElementGoes) {
     }
 }
 
+// A workspace slot opened with the fill on first touch and updated by the next statement: the
+// update moves into both branches, with the fill for the element on the first touch.
+TEST(CodegenOpenedSlotUpdates, UpdateFoldsTheFillOnFirstTouch) {
+    std::map<std::string, Type> arrays{{"y", kF64}};
+    Expr slot = at(var("y"), at(var("crd"), var("q")));
+    Expr term = mul(var("a"), at(var("b"), var("q")));
+    Stmt open = If::make(un(UnaryOp::Not, at(var("tbl"), var("c"))),
+                         Block::make({assign(at(var("tbl"), var("c")), var("one")), Increment::make(var("n")),
+                                      assign(slot, lit(Scalar::of(0.0)))}));
+    Stmt update = assign(slot, call("siskin_op_add_float64_float64", {slot, term}));
+    std::string c = print(fold_opened_slot_updates(Block::make({walk({open, update})}), arrays));
+    EXPECT_NE(c.find("            n++;\n"
+                     "            y[crd[q]] = siskin_op_add_float64_float64(0.0, a * b[q]);\n"
+                     "        } else {\n"
+                     "            y[crd[q]] = siskin_op_add_float64_float64(y[crd[q]], a * b[q]);\n"
+                     "        }\n"),
+              std::string::npos)
+        << c;
+    EXPECT_EQ(occurrences(c, "y[crd[q]] ="), 2u) << c;
+    // Kept: an else already, another element, a read of another element of y (it could be the
+    // slot just opened), a statement in between, an array that is not an output, an index that
+    // reads y, an impure update, a body that does not end with the opening store.
+    Stmt with_else = If::make(un(UnaryOp::Not, at(var("tbl"), var("c"))),
+                              Block::make({assign(slot, lit(Scalar::of(0.0)))}),
+                              Block::make({Increment::make(var("m"))}));
+    Expr z_slot = at(var("z"), var("c"));
+    Expr y_y = at(var("y"), at(var("y"), i64(0)));
+    std::vector<std::vector<Stmt>> keep = {
+        {with_else, update},
+        {open, assign(at(var("y"), var("c")), call("siskin_op_add_float64_float64", {at(var("y"), var("c")), term}))},
+        {open, assign(slot, call("siskin_op_add_float64_float64", {slot, at(var("y"), var("c"))}))},
+        {open, Increment::make(var("m")), update},
+        {If::make(var("t"), Block::make({assign(z_slot, lit(Scalar::of(0.0)))})),
+         assign(z_slot, add(z_slot, var("x")))},
+        {If::make(var("t"), Block::make({assign(y_y, lit(Scalar::of(0.0)))})), assign(y_y, add(y_y, var("x")))},
+        {open, assign(slot, call("free", {slot}))},
+        {If::make(var("t"), Block::make({assign(slot, lit(Scalar::of(0.0))), Increment::make(var("n"))})),
+         update},
+    };
+    for (const auto& stmts : keep) {
+        Stmt body = Block::make(stmts);
+        EXPECT_EQ(print(fold_opened_slot_updates(body, arrays)), print(body));
+    }
+}
+
 // Gustavson's row loop: for each entry p of row i of A, a walk of row A_crd[p] of B.
 //   for (; p < end; p++) { int64_t q = B_pos[A_crd[p]]; int64_t q_end = B_pos[A_crd[p] + 1];
 //                          for (; q < q_end; q++) { w[B_crd[q]] += A_values[p] * B_values[q]; } }

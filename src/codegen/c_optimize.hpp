@@ -61,6 +61,12 @@ Stmt restrict_pointers(const Stmt& body, const std::set<std::string>& names);
 /// store goes (a slot opened with the fill, then given its value).
 Stmt remove_overwritten_stores(const Stmt& body, const std::map<std::string, Type>& arrays);
 
+/// `if (c) { S; X[e] = f; } X[e] = g;` (no else; X one of `arrays`, output data pointers; e not
+/// reading X; f, g and the stores pure; every read of X in g is X[e]) becomes
+/// `if (c) { S; X[e] = g with X[e] as f; } else { X[e] = g; }`: a workspace slot opened with the
+/// fill on first touch is stored once, not stored, loaded back and stored again.
+Stmt fold_opened_slot_updates(const Stmt& body, const std::map<std::string, Type>& arrays);
+
 /// In `for (init; v < e; v++)` loops (v, e and the start unchanged by the body, no label in it),
 /// the growth checks `if (c + 1 > B->capacity) { grow B to c + 1 ...; P = B->data; }` that run
 /// before the only `c++` of the body (outside its nested loops; c written nowhere else in it):
