@@ -66,6 +66,7 @@ void sort_touched_i32(int32_t *a, int64_t n, const bool *used, int64_t dim, int3
 void sort_touched_i64(int64_t *a, int64_t n, const bool *used, int64_t dim, int64_t *tmp) {
     siskin_sort_touched_i64(a, n, used, dim, tmp);
 }
+void exclusive_sum(uint32_t *c, uint32_t n) { siskin_exclusive_sum_u32(c, n); }
 /* The sum of f[0..n) after hinting the span [f + from, f + to). */
 double span_then_sum(const double *f, int64_t n, int64_t from, int64_t to) {
     siskin_prefetch_span(f + from, f + to);
@@ -308,6 +309,26 @@ TEST_F(CodegenPrelude, PrefetchSpanNeverFaults) {
     EXPECT_EQ(span(f, 3, 1, 2), 3.0);
     EXPECT_EQ(span(nullptr, 0, 0, 0), 0.0);
     munmap(m, 2 * page);
+}
+
+// The radix sort's bucket offsets: exclusive prefix sums, eight lanes at a time where the
+// compiler has AVX2, for every length the sort asks for (multiples of 8 up to 256), with sums
+// carried across the lanes and past 2^31.
+TEST_F(CodegenPrelude, ExclusiveSumMatchesTheScalarSum) {
+    auto* sum = fn<void(uint32_t*, uint32_t)>("exclusive_sum");
+    std::mt19937 rng(11);
+    for (uint32_t n = 8; n <= 256; n += 8)
+        for (uint32_t scale : {3u, 1000u, 1u << 26}) {
+            std::vector<uint32_t> c(n), want(n);
+            for (auto& x : c) x = static_cast<uint32_t>(rng() % scale);
+            uint32_t total = 0;
+            for (uint32_t b = 0; b < n; ++b) {
+                want[b] = total;
+                total += c[b];
+            }
+            sum(c.data(), n);
+            ASSERT_EQ(c, want) << "n=" << n << " scale=" << scale;
+        }
 }
 
 TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
