@@ -124,6 +124,18 @@ static inline void siskin_prefetch(const void *p) {
 #endif
 }
 
+/* Hints for the fibre [first, end) of an indirect walk a few iterations on: its first, second
+ * and last cache lines, so all of a fibre of up to three lines (a row of B in SpGEMM is often
+ * longer than one line, and the hardware prefetcher follows a stream only after a few misses).
+ * No branch: a shorter fibre asks for its last line again, an empty one for the byte before it
+ * (computed as an integer, as it may lie outside the array; a prefetch never faults). */
+static inline void siskin_prefetch_span(const void *first, const void *end) {
+    uintptr_t a = (uintptr_t)first, last = (uintptr_t)end - 1;
+    siskin_prefetch((const void *)a);
+    siskin_prefetch((const void *)(a + 64 < last ? a + 64 : last));
+    siskin_prefetch((const void *)last);
+}
+
 /* Lower bound: the first position p in [lo, hi) with a[p] >= x, or hi when there is none.
  * a[lo..hi) must be sorted ascending. Used by the follow protocol (random access into a sorted
  * coordinate list). */

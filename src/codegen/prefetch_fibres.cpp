@@ -92,14 +92,22 @@ std::optional<std::pair<std::string, Expr>> counted(const For& f) {
     return std::pair{v, c.rhs};
 }
 
-// The arrays a counted loop over q reads as Y[q] (Y a variable), in order of first use.
-std::vector<std::string> walked_arrays(const Stmt& body, const std::string& q) {
+// The arrays the counted loops over q read as Y[q] (Y a variable), in order of first use, and
+// the bound of the first such loop.
+struct Walk {
     std::vector<std::string> arrays;
+    std::optional<Expr> bound;
+};
+
+Walk walked_arrays(const Stmt& body, const std::string& q) {
+    Walk walk;
+    std::vector<std::string>& arrays = walk.arrays;
     for_each_node(body, {}, [&](const Stmt& s) {
         if (s.kind() != StmtKind::For) return;
         const auto& f = s.as<For>();
         auto loop = counted(f);
         if (!loop || loop->first != q || f.init) return;
+        if (!walk.bound) walk.bound = loop->second;
         for_each_node(f.body, [&](const Expr& e) {
             if (e.kind() != ExprKind::Index) return;
             const auto& i = e.as<Index>();
@@ -108,7 +116,7 @@ std::vector<std::string> walked_arrays(const Stmt& body, const std::string& q) {
             if (std::find(arrays.begin(), arrays.end(), y) == arrays.end()) arrays.push_back(y);
         });
     });
-    return arrays;
+    return walk;
 }
 
 Stmt prefetch(const Stmt& s, FreshNames& names);
@@ -139,21 +147,46 @@ std::optional<Stmt> with_prefetch(const For& f, FreshNames& names) {
     scan_writes(f.body, 0, w);
     if (w.exits || w.vars.count(v) || !unchanged(end, w) || !unchanged(*start.init, w))
         return std::nullopt;
+    Walk walk = walked_arrays(f.body, start.name);
     std::vector<std::string> arrays;
-    for (const auto& y : walked_arrays(f.body, start.name))
+    for (const auto& y : walk.arrays)
         if (!w.vars.count(y)) arrays.push_back(y); // a pointer that moves would point nowhere
     if (arrays.empty()) return std::nullopt;
     // Iteration v + d evaluates P[X] at v + d when v + d < end (the loop has no early exit and
     // starts with the declaration), so reading it now reads nothing the loop would not.
     Expr ahead = bin(BinaryOp::Add, var(v), i64(kDistance));
-    Expr later = rewrite_expr(*start.init, [&](const Expr& e) -> std::optional<Expr> {
-        if (is_var(e, v)) return ahead;
-        return std::nullopt;
-    });
+    auto at_ahead = [&](const Expr& x) {
+        return rewrite_expr(x, [&](const Expr& e) -> std::optional<Expr> {
+            if (is_var(e, v)) return ahead;
+            return std::nullopt;
+        });
+    };
     std::string q = names.fresh(start.name + "_ahead");
-    std::vector<Stmt> hint{Decl::make(start.type, q, later)};
-    for (const auto& y : arrays)
-        hint.push_back(Eval::make(call("siskin_prefetch", {bin(BinaryOp::Add, var(y), var(q))})));
+    std::vector<Stmt> hint{Decl::make(start.type, q, at_ahead(*start.init))};
+    // The fibre's end, when the walk's bound is declared right after the start from what moves
+    // with v (`q_end = P[X + 1]`): iteration v + d evaluates it too. A row of B often spans
+    // several lines, and the hardware prefetcher follows a stream only after a few misses, so
+    // the hint then covers the fibre's first, second and last lines (siskin_prefetch_span).
+    std::optional<std::string> q_end;
+    auto second = std::find_if(first + 1, stmts.end(),
+                               [](const Stmt& s) { return s.kind() != StmtKind::Comment; });
+    if (walk.bound && walk.bound->kind() == ExprKind::Var && second != stmts.end() &&
+        second->kind() == StmtKind::Decl) {
+        const auto& end_decl = second->as<Decl>();
+        if (end_decl.name == walk.bound->as<Var>().name && end_decl.init && mentions(*end_decl.init, v) &&
+            unchanged(*end_decl.init, w)) {
+            q_end = names.fresh(end_decl.name + "_ahead");
+            hint.push_back(Decl::make(end_decl.type, *q_end, at_ahead(*end_decl.init)));
+        }
+    }
+    for (const auto& y : arrays) {
+        Expr from = bin(BinaryOp::Add, var(y), var(q));
+        if (q_end)
+            hint.push_back(Eval::make(
+                call("siskin_prefetch_span", {from, bin(BinaryOp::Add, var(y), var(*q_end))})));
+        else
+            hint.push_back(Eval::make(call("siskin_prefetch", {from})));
+    }
     std::vector<Stmt> body{If::make(bin(BinaryOp::Lt, ahead, end), Block::make(std::move(hint)))};
     Stmt rest = prefetch_body(f.body, names);
     for (const auto& c : rest.as<Block>().stmts) body.push_back(c);

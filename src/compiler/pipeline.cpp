@@ -96,6 +96,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     cast::Stmt body = cast::remove_dead_locals(cast::merge_nested_ifs(cast::Block::make(code)));
     body = cast::replace_scalars(cast::fuse_constant_init(body, output_arrays), output_arrays);
     body = cast::hoist_growth_checks(cast::remove_overwritten_stores(body, output_arrays));
+    body = cast::fold_opened_slot_updates(body, output_arrays);
     std::set<std::string> output_pointers;
     for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
     body = cast::restrict_pointers(body, output_pointers);
