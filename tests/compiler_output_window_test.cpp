@@ -100,23 +100,9 @@ TEST(OutputWindow, TheOutputTakesTheStartsShapeTypeFillAndFormat) {
 // Random values in [-3, 5) with some elements unstored (the fill), in `format`.
 Tensor random_tensor(std::vector<int64_t> shape, const std::string& format, uint64_t seed, double fill,
                      double density = 0.6) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    CoordinateList list;
-    list.ndims = static_cast<int>(shape.size());
-    std::vector<int64_t> c(shape.size(), 0);
-    int64_t total = 1;
-    for (int64_t n : shape) total *= n;
-    for (int64_t flat = 0; flat < total; ++flat) {
-        int64_t rest = flat;
-        for (size_t k = shape.size(); k-- > 0;) {
-            c[k] = rest % shape[k];
-            rest /= shape[k];
-        }
-        if (u(rng) < density) list.add(c, Scalar::of(std::floor(u(rng) * 8) - 3));
-    }
-    return Tensor::from_coordinates(shape, ValueType::Float64, Scalar::of(fill),
-                                    Format::parse(format, static_cast<int>(shape.size())), list);
+    return random_tensor_of(shape, format, density, Scalar::of(fill), seed, [](std::mt19937_64& rng) {
+        return Scalar::of(std::floor(std::uniform_real_distribution<double>(0.0, 1.0)(rng) * 8) - 3);
+    });
 }
 
 TEST(OutputWindow, OneDimensionalWindowsAgreeWithTheReference) {

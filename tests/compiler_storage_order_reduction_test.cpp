@@ -46,24 +46,9 @@ std::string c_of(const std::string& text, const Tensor& A) {
 // infinities included where the pool has them).
 Tensor random_tensor(const std::vector<int64_t>& shape, const std::string& format, double density,
                      Scalar fill, const std::vector<Scalar>& pool, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
-    CoordinateList list;
-    list.ndims = static_cast<int>(shape.size());
-    std::vector<int64_t> at(shape.size(), 0);
-    int64_t total = 1;
-    for (int64_t n : shape) total *= n;
-    for (int64_t k = 0; k < total; ++k) {
-        int64_t rest = k;
-        for (size_t d = shape.size(); d-- > 0;) {
-            at[d] = rest % shape[d];
-            rest /= shape[d];
-        }
-        if (u(rng) < density) list.add(at, pool[pick(rng)]);
-    }
-    return Tensor::from_coordinates(shape, fill.type(), fill, Format::parse(format, static_cast<int>(shape.size())),
-                                    list);
+    return random_tensor_of(shape, format, density, fill, seed, [&](std::mt19937_64& rng) {
+        return pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng)];
+    });
 }
 
 std::vector<Scalar> doubles(std::initializer_list<double> list) {

@@ -89,6 +89,30 @@ Tensor random_matrix_of(int64_t m, int64_t n, double density, const std::string&
                                     Format::parse(format, 2), list);
 }
 
+/// A seeded random tensor of any shape in `format`: each element stored with probability
+/// `density`, holding value(rng), a Scalar of the fill's type.
+template <class Value>
+Tensor random_tensor_of(const std::vector<int64_t>& shape, const std::string& format, double density,
+                        Scalar fill, uint64_t seed, Value value) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    CoordinateList list;
+    list.ndims = static_cast<int>(shape.size());
+    std::vector<int64_t> at(shape.size(), 0);
+    int64_t total = 1;
+    for (int64_t n : shape) total *= n;
+    for (int64_t flat = 0; flat < total; ++flat) {
+        int64_t rest = flat;
+        for (size_t d = shape.size(); d-- > 0;) {
+            at[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        if (u(rng) < density) list.add(at, value(rng));
+    }
+    return Tensor::from_coordinates(shape, fill.type(), fill,
+                                    Format::parse(format, static_cast<int>(shape.size())), list);
+}
+
 /// Whether a compiled output agrees with the reference's: dense values, fill, the set of stored
 /// coordinates, and stored() (which counts runs of a runlist: equal neighbours merged alike).
 inline bool same_output(const Tensor& want, const Tensor& got) {
