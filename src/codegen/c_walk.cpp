@@ -128,6 +128,30 @@ Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f) {
     }
 }
 
+Stmt merge_adjacent(const Stmt& s, const std::function<std::optional<Stmt>(const Stmt&, const Stmt&)>& pair) {
+    if (s.kind() != StmtKind::Block)
+        return map_bodies(s, [&](const Stmt& body) { return merge_adjacent(body, pair); });
+    std::vector<Stmt> in = s.as<Block>().stmts, out;
+    for (size_t k = 0; k < in.size(); ++k) {
+        if (k + 1 < in.size())
+            if (auto merged = pair(in[k], in[k + 1])) {
+                in[k + 1] = *merged;
+                continue;
+            }
+        out.push_back(merge_adjacent(in[k], pair));
+    }
+    return Block::make(std::move(out));
+}
+
+std::optional<std::string> array_store(const Stmt& s, const std::map<std::string, Type>& arrays) {
+    if (s.kind() != StmtKind::Assign || s.as<Assign>().op != AssignOp::Set) return std::nullopt;
+    const Expr& target = s.as<Assign>().target;
+    if (target.kind() != ExprKind::Index) return std::nullopt;
+    const Expr& base = target.as<Index>().base;
+    if (base.kind() != ExprKind::Var || !arrays.count(base.as<Var>().name)) return std::nullopt;
+    return base.as<Var>().name;
+}
+
 Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f) {
     auto ex = [&](const Expr& e) { return rewrite_expr(e, f); };
     auto st = [&](const Stmt& c) { return rewrite_exprs(c, f); };

@@ -27,6 +27,13 @@ Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const 
 /// While. Any other statement (a Block included: passes treat blocks themselves) is s itself.
 Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f);
 
+/// s with the adjacent statements of every block, at every depth, merged where pair(a, b)
+/// gives one statement for the two; the merged statement then pairs with the one after it.
+Stmt merge_adjacent(const Stmt& s, const std::function<std::optional<Stmt>(const Stmt&, const Stmt&)>& pair);
+
+/// `X[e] = v` with X one of `arrays` (an output array of the kernel): X's name, else none.
+std::optional<std::string> array_store(const Stmt& s, const std::map<std::string, Type>& arrays);
+
 /// Structural equality (the printed C text).
 bool same_expr(const Expr& a, const Expr& b);
 /// Whether e is the variable `name` itself.

@@ -17,13 +17,10 @@ namespace {
 
 // X[e] = v with X one of `arrays`, e not reading X, and both sides pure: X's name.
 std::optional<std::string> plain_store(const Stmt& s, const std::map<std::string, Type>& arrays) {
-    if (s.kind() != StmtKind::Assign || s.as<Assign>().op != AssignOp::Set) return std::nullopt;
+    auto x = array_store(s, arrays);
+    if (!x) return std::nullopt;
     const auto& a = s.as<Assign>();
-    if (a.target.kind() != ExprKind::Index) return std::nullopt;
-    const Expr& base = a.target.as<Index>().base;
-    if (base.kind() != ExprKind::Var || !arrays.count(base.as<Var>().name)) return std::nullopt;
-    const std::string& x = base.as<Var>().name;
-    if (mentions(a.target.as<Index>().index, x) || !is_pure(a.target) || !is_pure(a.value))
+    if (mentions(a.target.as<Index>().index, *x) || !is_pure(a.target) || !is_pure(a.value))
         return std::nullopt;
     return x;
 }
@@ -51,27 +48,10 @@ std::optional<Stmt> fold(const Stmt& open, const Stmt& update, const std::map<st
     return If::make(branch.cond, Block::make(std::move(then)), Block::make({update}));
 }
 
-Stmt fold_all(const Stmt& s, const std::map<std::string, Type>& arrays) {
-    if (s.kind() != StmtKind::Block)
-        return map_bodies(s, [&](const Stmt& body) { return fold_all(body, arrays); });
-    const auto& stmts = s.as<Block>().stmts;
-    std::vector<Stmt> out;
-    for (size_t k = 0; k < stmts.size(); ++k) {
-        if (k + 1 < stmts.size())
-            if (auto folded = fold(stmts[k], stmts[k + 1], arrays)) {
-                out.push_back(*folded);
-                ++k;
-                continue;
-            }
-        out.push_back(fold_all(stmts[k], arrays));
-    }
-    return Block::make(std::move(out));
-}
-
 } // namespace
 
 Stmt fold_opened_slot_updates(const Stmt& body, const std::map<std::string, Type>& arrays) {
-    return fold_all(body, arrays);
+    return merge_adjacent(body, [&](const Stmt& open, const Stmt& update) { return fold(open, update, arrays); });
 }
 
 } // namespace siskin::cast

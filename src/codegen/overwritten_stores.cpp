@@ -12,16 +12,6 @@ namespace siskin::cast {
 
 namespace {
 
-// X[e] = v with X one of `arrays`: X's name.
-std::optional<std::string> array_store(const Stmt& s, const std::map<std::string, Type>& arrays) {
-    if (s.kind() != StmtKind::Assign || s.as<Assign>().op != AssignOp::Set) return std::nullopt;
-    const Expr& target = s.as<Assign>().target;
-    if (target.kind() != ExprKind::Index) return std::nullopt;
-    const Expr& base = target.as<Index>().base;
-    if (base.kind() != ExprKind::Var || !arrays.count(base.as<Var>().name)) return std::nullopt;
-    return base.as<Var>().name;
-}
-
 bool overwrites(const Stmt& first, const Stmt& second, const std::map<std::string, Type>& arrays) {
     auto x = array_store(first, arrays), y = array_store(second, arrays);
     if (!x || !y || *x != *y) return false;
@@ -32,22 +22,13 @@ bool overwrites(const Stmt& first, const Stmt& second, const std::map<std::strin
            is_pure(b.value) && !mentions(b.value, *x);
 }
 
-Stmt drop(const Stmt& s, const std::map<std::string, Type>& arrays) {
-    if (s.kind() != StmtKind::Block)
-        return map_bodies(s, [&](const Stmt& body) { return drop(body, arrays); });
-    const auto& stmts = s.as<Block>().stmts;
-    std::vector<Stmt> out;
-    for (size_t k = 0; k < stmts.size(); ++k) {
-        if (k + 1 < stmts.size() && overwrites(stmts[k], stmts[k + 1], arrays)) continue;
-        out.push_back(drop(stmts[k], arrays));
-    }
-    return Block::make(std::move(out));
-}
-
 } // namespace
 
 Stmt remove_overwritten_stores(const Stmt& body, const std::map<std::string, Type>& arrays) {
-    return drop(body, arrays);
+    return merge_adjacent(body, [&](const Stmt& first, const Stmt& second) -> std::optional<Stmt> {
+        if (overwrites(first, second, arrays)) return second;
+        return std::nullopt;
+    });
 }
 
 } // namespace siskin::cast
