@@ -75,8 +75,10 @@ const Fiber* single_read(const Assign& a) {
     return read;
 }
 
-// Whether the read is the whole tensor, each mode indexed by one loop of the nest over its
-// whole dimension, and the rest of the right side uses no index.
+// Whether the read covers all of its fibre: each remaining mode indexed by one loop of the nest
+// over its whole dimension, no protocol written, every level from there on one whose positions
+// form a contiguous range (stored_range, asked with placeholder parents), and no other index on
+// the right side.
 bool covers_whole(const Nest& n, const Fiber& f) {
     const TensorBinding& t = *f.tensor;
     if (f.sub != 0 || f.pos.size() != 1) return false;
