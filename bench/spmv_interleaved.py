@@ -7,8 +7,8 @@ after the other, and on a shared machine their ratios swing by 20 %).
     /usr/bin/python3 bench/spmv_interleaved.py [--siskin build/siskin] [--dir MATRICES]
 
 siskin's kernel is the C that `siskin c` prints, the hand loop is bench_spmv.cpp's, both built
-here with the JIT's default compiler and flags (cc -O3 -march=native -falign-loops=32 -std=c11 -fPIC -shared; set
-SISKIN_CC / SISKIN_CFLAGS as for the JIT) and called through ctypes with the kernel ABI
+here with the JIT's compiler and flags (`siskin c --print-compiler`; set SISKIN_CC / SISKIN_CFLAGS
+as for the JIT) and called through ctypes with the kernel ABI
 (siskin_buffer **buffers, const int64_t *dims). Prints median ms per call and the ratios.
 """
 import argparse
@@ -43,14 +43,11 @@ class Buffer(ctypes.Structure):  # siskin_buffer / siskin::RawBuffer
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64), ("capacity", ctypes.c_int64)]
 
 
-def build(source, out, repo):
-    cc = os.environ.get("SISKIN_CC", "cc")
-    flags = shlex.split(os.environ.get("SISKIN_CFLAGS", "-O3 -march=native -falign-loops=32 -std=c11"))
+def build(command, source, out, repo):
     src = out + ".c"
     with open(src, "w") as f:
         f.write(source)
-    subprocess.run([cc, *flags, "-fPIC", "-shared", "-I", os.path.join(repo, "runtime"), src, "-o", out],
-                   check=True)
+    subprocess.run([*command, "-I", os.path.join(repo, "runtime"), src, "-o", out], check=True)
     return ctypes.CDLL(out)
 
 
@@ -66,12 +63,15 @@ def main():
     ap.add_argument("--calls", type=int, default=300)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="siskin-spmv-")
-    hand = build(HAND_C, os.path.join(tmp, "hand.so"), repo)
+    # The JIT's compiler and flags, for siskin's kernels and the hand loop alike.
+    command = shlex.split(subprocess.run([args.siskin, "c", "--print-compiler"], check=True,
+                                         capture_output=True, text=True).stdout)
+    hand = build(command, HAND_C, os.path.join(tmp, "hand.so"), repo)
     kernels = {}
     for bits in (32, 64):
         c = subprocess.run([args.siskin, "c", "y[i] += A[i,j] * x[j]", "-f", "A=csr", "--index-bits", str(bits)],
                            check=True, capture_output=True, text=True).stdout
-        kernels[bits] = build(c, os.path.join(tmp, f"siskin{bits}.so"), repo).siskin_kernel
+        kernels[bits] = build(command, c, os.path.join(tmp, f"siskin{bits}.so"), repo).siskin_kernel
     print("median ms per call (calls interleaved); ratios siskin/hand, siskin/scipy")
     print(f"{'matrix':15s} {'idx':>3s} {'siskin':>8s} {'hand C':>8s} {'scipy':>8s}  {'s/hand':>6s} {'s/scipy':>7s}")
     for name in scipy_spmv.MATRICES:

@@ -1,6 +1,7 @@
 // The `siskin` command end to end: outputs it writes, and the one-line errors it prints.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -88,14 +89,22 @@ TEST_F(Cli, PrintsAScalarReductionWithAGivenFill) {
 TEST_F(Cli, DemoRunsAndAgreesWithItsDirectComputations) {
     Result r = siskin_cli("demo --data " + std::string(SISKIN_REPO_DATA_DIR));
     ASSERT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("max |y - direct| = 0"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("max |r - direct| = 0"), std::string::npos) << r.output;
+    // The sums agree with the direct ones up to the rounding of a reassociated sum (entries of
+    // 1138_bus reach 1e4 in magnitude).
+    for (const char* label : {"max |y - direct| = ", "max |r - direct| = "}) {
+        size_t at = r.output.find(label);
+        ASSERT_NE(at, std::string::npos) << label << r.output;
+        EXPECT_LT(std::stod(r.output.substr(at + std::strlen(label))), 1e-9) << r.output;
+    }
     EXPECT_NE(r.output.find(" 0 mismatches"), std::string::npos) << r.output;
-    // Each of the three compiled programs gives the reference evaluator's result.
+    // Each of the three compiled programs gives the reference evaluator's result; the
+    // elementwise minimum exactly.
     size_t same = 0;
-    for (size_t at = r.output.find("same result"); at != std::string::npos; at = r.output.find("same result", at + 1))
-        ++same;
+    for (size_t at = r.output.find("same "); at != std::string::npos; at = r.output.find("same ", at + 1))
+        same += r.output.compare(at, 11, "same result") == 0 || r.output.compare(at, 19, "same up to rounding") == 0;
     EXPECT_EQ(same, 3u) << r.output;
+    EXPECT_NE(r.output.find("stored, fill inf, 0 mismatches"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("same result)   B "), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("DIFFERENT"), std::string::npos) << r.output;
 }
 

@@ -152,7 +152,26 @@ TEST_F(CodegenJit, KeyDependsOnFlagsAndSource) {
 }
 
 TEST_F(CodegenJit, DefaultFlags) {
-    EXPECT_EQ(default_flags(), (std::vector<std::string>{"-O3", "-march=native", "-falign-loops=32", "-std=c11"}));
+    const std::vector<std::string> base{"-O3", "-march=native", "-falign-loops=32", "-std=c11"};
+    EXPECT_EQ(default_flags(), base);
+    // GCC 12 and later on x86-64 also get no vector gathers; clang and older GCC do not know
+    // the option's names.
+    std::vector<std::string> gcc12 = default_flags(
+        "cc (Debian 12.2.0-14+deb12u1) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n");
+#if defined(__x86_64__)
+    ASSERT_EQ(gcc12.size(), base.size() + 1);
+    EXPECT_EQ(gcc12.back(), "-mtune-ctrl=^use_gather_2parts,^use_gather_4parts,^use_gather");
+#else
+    EXPECT_EQ(gcc12, base);
+#endif
+    EXPECT_EQ(default_flags("gcc (GCC) 11.4.0\nCopyright (C) 2021 Free Software Foundation, Inc.\n"), base);
+    EXPECT_EQ(default_flags("Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n"), base);
+    // The command jit_compile runs: the compiler found on PATH, the flags, then -fPIC -shared.
+    std::vector<std::string> command = jit_command(JitOptions{.flags = std::vector<std::string>{"-O1"}});
+    ASSERT_EQ(command.size(), 4u);
+    EXPECT_EQ(command[0].front(), '/');
+    EXPECT_EQ(std::vector<std::string>(command.begin() + 1, command.end()),
+              (std::vector<std::string>{"-O1", "-fPIC", "-shared"}));
     // Unset options and environment: the defaults, under a key distinct from explicit -O1.
     JitResult def =
         jit_compile(unique_source("default", 4), JitOptions{.cache_dir = cache_.path()});

@@ -573,5 +573,72 @@ TEST(CodegenPrefetch, LeavesLoopsWhereTheHintCouldReadWhatTheLoopWouldNot) {
               std::string::npos);
 }
 
+
+// split_accumulators: `s = f(s, t(p))` with f a reassociable helper.
+const std::map<std::string, Type> kReassociable{{"addf", kF64}};
+Stmt sum_walk(const std::string& f = "addf", const std::string& acc = "s") {
+    return walk({assign(var(acc), call(f, {var(acc), mul(at(var("a"), var("p")), at(var("x"), at(var("c"), var("p"))))}))});
+}
+std::string run_split(std::vector<Stmt> stmts) {
+    return print(split_accumulators(Block::make(std::move(stmts)), kReassociable));
+}
+
+TEST(CodegenSplitAccumulators, FloatSumAlongAFibreKeepsFourPartialSums) {
+    std::string c = run_split({Decl::make(kF64, "s", lit(Scalar::of(0.0))), sum_walk()});
+    // Three partials start from the terms at p+1..p+3, the loop takes four terms a step, the
+    // partials fold into s, and the original loop takes what is left.
+    EXPECT_NE(c.find("if (p + 3LL < end) {"), std::string::npos) << c;
+    EXPECT_NE(c.find("double s_1 = a[p + 1LL] * x[c[p + 1LL]];"), std::string::npos) << c;
+    EXPECT_NE(c.find("double s_3 = a[p + 3LL] * x[c[p + 3LL]];"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (; p + 3LL < end; p += 4LL) {"), std::string::npos) << c;
+    EXPECT_NE(c.find("s_2 = addf(s_2, a[p + 2LL] * x[c[p + 2LL]]);"), std::string::npos) << c;
+    EXPECT_NE(c.find("s = addf(s, addf(addf(s_1, s_2), s_3));"), std::string::npos) << c;
+    size_t remainder = c.find("for (; p < end; p++) {");
+    ASSERT_NE(remainder, std::string::npos) << c;
+    EXPECT_GT(remainder, c.find("s = addf(s, addf("));
+    // The accumulator as the second argument is the same reduction.
+    Stmt flipped = walk({assign(var("s"), call("addf", {at(var("a"), var("p")), var("s")}))});
+    std::string d = run_split({Decl::make(kF64, "s", lit(Scalar::of(0.0))), flipped});
+    EXPECT_NE(d.find("s_1 = addf(s_1, a[p + 1LL]);"), std::string::npos) << d;
+}
+
+TEST(CodegenSplitAccumulators, CountedLoopKeepsItsCounterForTheRemainder) {
+    Stmt loop = For::make(Decl::make(kI64, "j", i64(0)), lt(var("j"), var("n")), Increment::make(var("j")),
+                          Block::make({assign(var("s"), call("addf", {var("s"), at(var("a"), var("j"))}))}));
+    std::string c = run_split({Decl::make(kF64, "s", lit(Scalar::of(0.0))), loop});
+    EXPECT_NE(c.find("int64_t j = 0LL;"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (; j < n; j++)"), std::string::npos) << c;
+    EXPECT_LT(c.find("int64_t j = 0LL;"), c.find("if (j + 3LL < n)"));
+}
+
+TEST(CodegenSplitAccumulators, LeavesOtherLoopsAlone) {
+    Stmt s = Decl::make(kF64, "s", lit(Scalar::of(0.0)));
+    auto unchanged = [&](const Stmt& loop, const std::string& why) {
+        std::string c = run_split({s, loop});
+        EXPECT_EQ(c.find("s_1"), std::string::npos) << why << "\n" << c;
+    };
+    // A helper the registry does not declare associative and commutative.
+    unchanged(sum_walk("subf"), "unknown helper");
+    // An accumulator of another type than the helper's result (an int64 local).
+    std::string c = run_split({Decl::make(kI64, "t", i64(0)), sum_walk("addf", "t")});
+    EXPECT_EQ(c.find("t_1"), std::string::npos) << c;
+    // A second statement in the body.
+    unchanged(walk({assign(var("s"), call("addf", {var("s"), at(var("a"), var("p"))})),
+                    assign(at(var("y"), var("p")), var("s"))}),
+              "the partial sum is read in the loop");
+    // The term reads the accumulator.
+    unchanged(walk({assign(var("s"), call("addf", {var("s"), mul(var("s"), at(var("a"), var("p")))}))}),
+              "term reads s");
+    // The bound moves with the accumulator, or the step is not ++.
+    unchanged(For::make(std::nullopt, lt(var("p"), var("s")), Increment::make(var("p")),
+                        Block::make({assign(var("s"), call("addf", {var("s"), at(var("a"), var("p"))}))})),
+              "bound reads s");
+    unchanged(For::make(std::nullopt, lt(var("p"), var("end")), Increment::make(var("p"), true),
+                        Block::make({assign(var("s"), call("addf", {var("s"), at(var("a"), var("p"))}))})),
+              "decrement");
+    // A term with an effect.
+    unchanged(walk({assign(var("s"), call("addf", {var("s"), call("rand", {})}))}), "impure term");
+}
+
 } // namespace
 } // namespace siskin::cast

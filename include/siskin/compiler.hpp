@@ -68,6 +68,14 @@ struct CompileOptions {
     /// CompiledProgram::run then retries with 64-bit indices where no width was requested.
     /// Tests lower it to reach that path with small tensors.
     int64_t max_position_32 = INT32_MAX;
+    /// Reductions along a fibre with a float operator the registry declares associative and
+    /// commutative (`y[i] += A[i,j] * x[j]`) keep four partial results, one for every fourth
+    /// entry, combined at the end of the fibre: a float sum is otherwise one chain of dependent
+    /// adds (4 cycles each), and long rows run up to twice as fast. The result then rounds
+    /// differently from the in-order sum of the reference evaluator, as any reassociated float
+    /// sum does (numpy's pairwise sum, BLAS); false keeps the order. Integer reductions are exact
+    /// either way.
+    bool reassociate = true;
 };
 
 /// The names of the compiler's passes, in pipeline order (src/compiler/pipeline.cpp).

@@ -1,8 +1,9 @@
 #pragma once
 // Cleanups of a kernel's C AST that the looplet lowerer leaves to a pass over the finished code,
-// each in its own file. They keep the meaning of the C exactly (no float reassociation), and
-// the C compiler could not always do them itself: it does not know that an output buffer is
-// reached through one pointer only.
+// each in its own file. They keep the meaning of the C exactly, and the C compiler could not
+// always do them itself: it does not know that an output buffer is reached through one pointer
+// only. The one exception is split_accumulators, which reassociates float reductions of
+// operators the registry declares associative and commutative.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -93,5 +94,15 @@ Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointe
 /// the body likewise), it is evaluated ahead too and the hint for each Y is
 /// `siskin_prefetch_span(Y + q_ahead, Y + q_end_ahead)`: the fibre's first, second and last lines.
 Stmt prefetch_fibres(const Stmt& body);
+
+/// `for (init; v < e; v++) { acc = f(acc, t); }` (or f(t, acc)), with f one of `reassociable`
+/// (operator helpers on floats that the registry declares associative and commutative, by name,
+/// with their result type), acc a local of that type, t pure and free of acc, e pure and free of
+/// v and acc: when four terms remain, three more partial results start from t at v+1, v+2, v+3,
+/// the loop takes four terms a step, one into each, and the partials fold into acc; the original
+/// loop then takes the last 0-3 terms. A float sum is a chain of 4-cycle adds otherwise, which
+/// the C compiler may not break without -ffast-math. The result can differ from the sequential
+/// one in rounding, as any reassociated float sum does.
+Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& reassociable);
 
 } // namespace siskin::cast

@@ -261,16 +261,14 @@ void Kernel::run(const std::map<std::string, const Tensor*>& inputs,
 std::string generate_c(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& tensors,
                        const CompileOptions& options) {
-    return compiler::plan_kernel(program, tensors, options.count_work, options.dump_after,
-                                 options.max_position_32).c_source;
+    return compiler::plan_kernel(program, tensors, options).c_source;
 }
 
 std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const std::map<std::string, TensorSignature>& tensors,
                                       const CompileOptions& options) {
     auto impl = std::make_shared<Kernel::Impl>();
-    impl->plan = compiler::plan_kernel(program, tensors, options.count_work, options.dump_after,
-                                 options.max_position_32);
+    impl->plan = compiler::plan_kernel(program, tensors, options);
     impl->jit = codegen::jit_compile(impl->plan.c_source, options.jit);
     impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
     if (options.count_work)

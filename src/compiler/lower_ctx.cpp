@@ -76,6 +76,9 @@ cast::Expr LowerCtx::apply(const Operator& op, const std::vector<ValueType>& typ
         helper_defs_.push_back(fmt::format("static inline {} {}({}) {{ return {}; }}\n",
                                            c_type_name(result), name, decl, body));
         it = helper_names_.emplace(signature, name).first;
+        if (op.arity == 2 && op.commutative && op.associative && is_float(result) &&
+            types.size() == 2 && types[0] == result && types[1] == result)
+            reassociable_.emplace(name, cast::Type::of(result));
     }
     return cast::call(it->second, args);
 }

@@ -40,6 +40,9 @@ public:
                      const std::vector<cast::Expr>& args);
     /// Definitions of the operator helpers used so far, as C text.
     std::string helpers() const;
+    /// The helpers of binary operators on floats that the registry declares associative and
+    /// commutative, both arguments of the result type: name -> that type (split_accumulators).
+    const std::map<std::string, cast::Type>& reassociable_helpers() const { return reassociable_; }
 
     /// Statements that make room for `need` elements in an output buffer and refresh its data
     /// pointer; the kernel returns SISKIN_ERR_ALLOC when it cannot grow. New elements are zero,
@@ -73,6 +76,7 @@ private:
     Prover prover_;
     std::map<std::string, std::string> helper_names_; // signature -> name
     std::vector<std::string> helper_defs_;
+    std::map<std::string, cast::Type> reassociable_;
     std::map<std::string, cast::Expr> level_vars_;
     std::set<uint64_t> claimed_;
     std::set<int> zeroed_room_;

@@ -26,10 +26,10 @@ namespace siskin::compiler {
 
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
-                       bool count_work, const std::optional<std::string>& dump_after,
-                       int64_t max_position_32) {
+                       const CompileOptions& options) {
+    const bool count_work = options.count_work;
     check_declared_signature_fills(program, signatures);
-    PassDump dump(dump_after, compiler_passes());
+    PassDump dump(options.dump_after, compiler_passes());
     dump.input(program);
     LowerCtx ctx;
     KernelPlan plan;
@@ -100,8 +100,11 @@ KernelPlan plan_kernel(const ir::Program& program,
     std::set<std::string> output_pointers;
     for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
     body = cast::restrict_pointers(body, output_pointers);
-    body = cast::check_position_stores(body, narrow_positions, max_position_32);
+    body = cast::check_position_stores(body, narrow_positions, options.max_position_32);
     body = cast::prefetch_fibres(body);
+    // An instrumented build counts the iterations of the loops as lowered, one per entry.
+    if (options.reassociate && !count_work)
+        body = cast::split_accumulators(body, ctx.reassociable_helpers());
     if (count_work) body = count_loop_bodies(body);
     cast::Function kernel = cast::Function::make(
         cast::Type::named("int"), kKernelSymbol,

@@ -51,12 +51,9 @@ struct KernelPlan {
 /// The exported symbol of every kernel.
 inline constexpr const char* kKernelSymbol = "siskin_kernel";
 
-/// count_work: instrument loop bodies (compiler/count_work.hpp); dump_after:
-/// CompileOptions::dump_after; max_position_32: CompileOptions::max_position_32.
+/// The kernel for these signatures, as CompileOptions says (its jit field aside).
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
-                       bool count_work = false,
-                       const std::optional<std::string>& dump_after = std::nullopt,
-                       int64_t max_position_32 = INT32_MAX);
+                       const CompileOptions& options = {});
 
 } // namespace siskin::compiler

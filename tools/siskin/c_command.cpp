@@ -4,6 +4,7 @@
 // finite values (what `siskin run` finds for most data, and what lets 0 * x skip x) unless
 // --nonfinite names them. --in-place NAME shows the kernel `siskin run --start NAME=FILE` uses
 // for a dense output: it updates the values it is given instead of starting from the fill.
+// `siskin c --print-compiler` prints the command the JIT compiles kernels with instead.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "siskin/codegen/jit.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
@@ -25,7 +27,15 @@ struct COptions {
     std::vector<std::string> formats, fills, types, nonfinite, in_place;
     std::string dump_after;
     int index_bits = 32;
+    bool print_compiler = false;
+    bool in_order = false;
 };
+
+void print_compiler() {
+    std::string line;
+    for (const auto& word : codegen::jit_command()) line += (line.empty() ? "" : " ") + word;
+    std::cout << line << "\n";
+}
 
 void print_c(const COptions& o) {
     ir::Program program = ir::parse_program(program_text(o.program));
@@ -81,6 +91,7 @@ void print_c(const COptions& o) {
     }
     CompileOptions options;
     if (!o.dump_after.empty()) options.dump_after = o.dump_after;
+    options.reassociate = !o.in_order;
     auto signatures = infer_signatures(program, inputs, specs, o.index_bits);
     for (const auto& name : o.in_place) {
         dimensions_of(arity, name, "--in-place");
@@ -107,8 +118,7 @@ void add_c_command(CLI::App& app) {
     auto options = std::make_shared<COptions>();
     auto* cmd = app.add_subcommand("c", "Print the C generated for a program and tensor formats");
     cmd->add_option("program", options->program,
-                    "Program text, e.g. 'y[i] += A[i,j] * x[j]', or @FILE to read it from FILE")
-        ->required();
+                    "Program text, e.g. 'y[i] += A[i,j] * x[j]', or @FILE to read it from FILE");
     cmd->add_option("-f,--format", options->formats,
                     "Format NAME=FORMAT of a tensor (default dense), e.g. -f A=csr");
     cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE (inputs default to 0)");
@@ -123,7 +133,16 @@ void add_c_command(CLI::App& app) {
         ->check(CLI::IsMember({32, 64}));
     cmd->add_option("--dump-after", options->dump_after,
                     "Print the program after compiler pass PASS (or all) to stderr");
-    cmd->callback([options] { print_c(*options); });
+    cmd->add_flag("--in-order", options->in_order,
+                  "Sum floats in the order of the loops (as `siskin run --in-order`)");
+    cmd->add_flag("--print-compiler", options->print_compiler,
+                  "Print the compiler and flags kernels are built with ($SISKIN_CC, $SISKIN_CFLAGS "
+                  "or the defaults) instead of C");
+    cmd->callback([options] {
+        if (options->print_compiler) return print_compiler();
+        if (options->program.empty()) throw Error("`siskin c` needs a program (or --print-compiler)");
+        print_c(*options);
+    });
 }
 
 } // namespace siskin::cli

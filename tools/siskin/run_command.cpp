@@ -31,6 +31,7 @@ struct RunOptions {
     std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
     int repeat = 1;
     bool interpret = false;
+    bool in_order = false;
 };
 
 std::string cache_name(codegen::CacheStatus s) {
@@ -142,6 +143,7 @@ void run(const RunOptions& o) {
     if (!o.interpret) {
         CompileOptions options;
         if (!o.dump_after.empty()) options.dump_after = o.dump_after;
+        options.reassociate = !o.in_order;
         auto start = std::chrono::steady_clock::now();
         compiled = compile_or_explain(program, input_ptrs, specs, options);
         compile_ms = ms_since(start);
@@ -209,6 +211,9 @@ void add_run_command(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--interpret", options->interpret,
                   "Use the dense reference evaluator instead of compiled code");
+    cmd->add_flag("--in-order", options->in_order,
+                  "Sum floats in the order of the loops, as the reference evaluator does (compiled "
+                  "kernels otherwise keep four partial sums along a fibre)");
     cmd->add_option("--dump-after", options->dump_after,
                     "Print the program after compiler pass PASS (or all) to stderr");
     cmd->callback([options] { run(*options); });

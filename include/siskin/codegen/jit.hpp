@@ -21,7 +21,7 @@ namespace siskin::codegen {
 
 /// How to compile. A field left unset falls back to the environment, then to the default:
 ///   compiler   $SISKIN_CC, else "cc"  (a path, or a name looked up on PATH)
-///   flags      $SISKIN_CFLAGS split at whitespace, else default_flags()
+///   flags      $SISKIN_CFLAGS split at whitespace, else default_flags() for the compiler
 ///   cache_dir  $SISKIN_CACHE_DIR, else $XDG_CACHE_HOME/siskin, else ~/.cache/siskin
 /// Whatever the flags, the compiler also gets -fPIC -shared, the runtime include directory and
 /// -lm: those make the output a loadable library, they are not a choice.
@@ -31,8 +31,10 @@ struct JitOptions {
     std::optional<std::string> cache_dir = {};
 };
 
-/// {"-O3", "-march=native", "-std=c11"}: no -ffast-math, kernels keep IEEE semantics.
-std::vector<std::string> default_flags();
+/// {"-O3", "-march=native", "-falign-loops=32", "-std=c11"}, for GCC 12 or later on x86-64
+/// (`compiler_version` is its `--version`) with vector gathers turned off: no -ffast-math,
+/// kernels keep IEEE semantics.
+std::vector<std::string> default_flags(std::string_view compiler_version = {});
 
 /// A loaded shared object. It stays loaded while a shared_ptr to it lives; the in-process cache
 /// holds one for every library jit_compile returned, so in practice kernels stay loaded.
@@ -84,5 +86,10 @@ struct JitResult {
 /// first error lines), or when the cache directory is unsafe (not owned by the user, or writable
 /// by others).
 JitResult jit_compile(const std::string& c_source, const JitOptions& options = {});
+
+/// The compiler and flags jit_compile would run for these options: {path, flags..., "-fPIC",
+/// "-shared"} (it adds the runtime include directory, the files and -lm). Throws Error when the
+/// compiler cannot be found or run.
+std::vector<std::string> jit_command(const JitOptions& options = {});
 
 } // namespace siskin::codegen

@@ -1,0 +1,150 @@
+// Split accumulators (c_optimize.hpp). A float reduction along a fibre, SpMV's
+// `for (; p < p_end; p++) s = add(s, mul(A_values[p], x_values[A_crd[p]]));`, is one chain of
+// dependent adds: 4 cycles each on current x86 cores, while the three loads of an iteration need
+// 1.5. The C compiler may not break the chain without -ffast-math; the registry says the operator
+// is associative and commutative, so siskin does it here: four partial results, each taking every
+// fourth term, combined at the end. bcsstk33 (68 entries a row) went from 0.68 to 0.42 ms.
+// Integer reductions are left alone: the compiler reassociates those itself, exactly.
+#include <vector>
+
+#include "codegen/c_optimize.hpp"
+#include "codegen/c_walk.hpp"
+
+namespace siskin::cast {
+
+namespace {
+
+constexpr int kWays = 4;
+
+// `acc = f(acc, term)` or `acc = f(term, acc)`, f one of the reassociable helpers and term pure,
+// free of acc.
+struct Accumulation {
+    std::string acc;
+    std::string function;
+    Type type;
+    Expr term;
+};
+
+std::optional<Accumulation> accumulation(const Stmt& s, const std::map<std::string, Type>& helpers) {
+    if (s.kind() != StmtKind::Assign) return std::nullopt;
+    const auto& a = s.as<Assign>();
+    if (a.op != AssignOp::Set || a.target.kind() != ExprKind::Var || a.value.kind() != ExprKind::Call)
+        return std::nullopt;
+    const std::string& acc = a.target.as<Var>().name;
+    const auto& c = a.value.as<Call>();
+    auto helper = helpers.find(c.function);
+    if (helper == helpers.end() || c.args.size() != 2) return std::nullopt;
+    int k = is_var(c.args[0], acc) ? 1 : is_var(c.args[1], acc) ? 0 : -1;
+    if (k < 0 || mentions(c.args[k], acc) || !is_pure(c.args[k])) return std::nullopt;
+    return Accumulation{acc, c.function, helper->second, c.args[k]};
+}
+
+// The locals of one type only, by name: the accumulator must have the helper's result type, or
+// each step would convert and the partial results would round differently.
+std::map<std::string, Type> local_types(const Stmt& body) {
+    std::map<std::string, Type> types;
+    std::set<std::string> ambiguous;
+    for_each_node(body, [](const Expr&) {}, [&](const Stmt& s) {
+        if (s.kind() != StmtKind::Decl) return;
+        const auto& d = s.as<Decl>();
+        auto [it, added] = types.emplace(d.name, d.type);
+        if (!added && !(it->second == d.type)) ambiguous.insert(d.name);
+    });
+    for (const auto& name : ambiguous) types.erase(name);
+    return types;
+}
+
+class Splitter {
+public:
+    Splitter(const Stmt& body, const std::map<std::string, Type>& helpers)
+        : helpers_(helpers), locals_(local_types(body)), names_(body) {}
+
+    Stmt rewrite(const Stmt& s) {
+        if (s.kind() == StmtKind::Block) {
+            std::vector<Stmt> out;
+            for (const auto& c : s.as<Block>().stmts) {
+                Stmt r = rewrite(c);
+                // A split loop without a declaration of its own joins the enclosing block.
+                bool splice = c.kind() == StmtKind::For && r.kind() == StmtKind::Block &&
+                              !(c.as<For>().init && c.as<For>().init->kind() == StmtKind::Decl);
+                if (!splice) {
+                    out.push_back(r);
+                    continue;
+                }
+                for (const auto& x : r.as<Block>().stmts) out.push_back(x);
+            }
+            return Block::make(std::move(out));
+        }
+        if (s.kind() == StmtKind::For)
+            if (auto split = split_loop(s.as<For>())) return *split;
+        return map_bodies(s, [&](const Stmt& b) { return rewrite(b); });
+    }
+
+private:
+    // `for (init; v < e; v++) { acc = f(acc, term(v)); }`, e free of v and acc, init absent or a
+    // store of v: the loop in four-way steps, then the original loop for the last 0-3 terms.
+    std::optional<Stmt> split_loop(const For& f) {
+        if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return std::nullopt;
+        const auto& c = f.cond->as<Binary>();
+        if (c.op != BinaryOp::Lt || c.lhs.kind() != ExprKind::Var) return std::nullopt;
+        const std::string& v = c.lhs.as<Var>().name;
+        if (f.step->kind() != StmtKind::Increment || f.step->as<Increment>().decrement ||
+            !is_var(f.step->as<Increment>().target, v))
+            return std::nullopt;
+        if (f.init && !(f.init->kind() == StmtKind::Decl && f.init->as<Decl>().name == v) &&
+            assigned_var(*f.init) != v)
+            return std::nullopt;
+        const auto& stmts = f.body.as<Block>().stmts;
+        if (stmts.size() != 1) return std::nullopt;
+        auto a = accumulation(stmts.front(), helpers_);
+        if (!a || a->acc == v || !is_pure(c.rhs) || mentions(c.rhs, v) || mentions(c.rhs, a->acc))
+            return std::nullopt;
+        auto declared = locals_.find(a->acc);
+        if (declared == locals_.end() || !(declared->second == a->type)) return std::nullopt;
+
+        auto term = [&](int k) {
+            if (k == 0) return a->term;
+            return rewrite_expr(a->term, [&](const Expr& n) -> std::optional<Expr> {
+                if (is_var(n, v)) return bin(BinaryOp::Add, var(v), i64(k));
+                return std::nullopt;
+            });
+        };
+        std::vector<std::string> partial{a->acc};
+        for (int k = 1; k < kWays; ++k) partial.push_back(names_.fresh(a->acc + "_" + std::to_string(k)));
+        auto fold = [&](const Expr& x, const Expr& y) { return call(a->function, {x, y}); };
+        auto take = [&](int k) { return assign(var(partial[k]), fold(var(partial[k]), term(k))); };
+        Stmt advance = Assign::make(var(v), AssignOp::Add, i64(kWays));
+
+        // The first four terms start the partial results, so no identity is needed.
+        std::vector<Stmt> ahead;
+        for (int k = 1; k < kWays; ++k) ahead.push_back(Decl::make(a->type, partial[k], term(k)));
+        ahead.push_back(take(0));
+        ahead.push_back(advance);
+        Expr room = bin(BinaryOp::Lt, bin(BinaryOp::Add, var(v), i64(kWays - 1)), c.rhs);
+        std::vector<Stmt> steps;
+        for (int k = 0; k < kWays; ++k) steps.push_back(take(k));
+        ahead.push_back(For::make(std::nullopt, room, advance, Block::make(std::move(steps))));
+        Expr rest = fold(var(partial[1]), var(partial[2]));
+        for (int k = 3; k < kWays; ++k) rest = fold(rest, var(partial[k]));
+        ahead.push_back(assign(var(a->acc), fold(var(a->acc), rest)));
+
+        std::vector<Stmt> out;
+        if (f.init) out.push_back(*f.init);
+        out.push_back(If::make(room, Block::make(std::move(ahead))));
+        out.push_back(For::make(std::nullopt, f.cond, f.step, f.body));
+        return Block::make(std::move(out));
+    }
+
+    const std::map<std::string, Type>& helpers_;
+    std::map<std::string, Type> locals_;
+    FreshNames names_;
+};
+
+} // namespace
+
+Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& reassociable) {
+    if (reassociable.empty()) return body;
+    return Splitter(body, reassociable).rewrite(body);
+}
+
+} // namespace siskin::cast
