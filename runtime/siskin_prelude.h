@@ -136,6 +136,16 @@ static inline void siskin_prefetch_span(const void *first, const void *end) {
     siskin_prefetch((const void *)last);
 }
 
+/* Keeps the float local v in a register of its own at this point (codegen's split_accumulators):
+ * the four partial sums of a walk that reads through an index array stay four scalar chains.
+ * GCC 12 otherwise packs them into one vector, filled element by element (an emulated gather),
+ * which made SpMV with int64 indices slower than the one-chain loop. Changes no value. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define siskin_keep_scalar(v) __asm__("" : "+x"(v))
+#else
+#define siskin_keep_scalar(v) ((void)(v))
+#endif
+
 /* Lower bound: the first position p in [lo, hi) with a[p] >= x, or hi when there is none.
  * a[lo..hi) must be sorted ascending. Used by the follow protocol (random access into a sorted
  * coordinate list). */

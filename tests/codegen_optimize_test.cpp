@@ -593,6 +593,8 @@ TEST(CodegenSplitAccumulators, FloatSumAlongAFibreKeepsFourPartialSums) {
     EXPECT_NE(c.find("for (; p + 3LL < end; p += 4LL) {"), std::string::npos) << c;
     EXPECT_NE(c.find("s_2 = addf(s_2, a[p + 2LL] * x[c[p + 2LL]]);"), std::string::npos) << c;
     EXPECT_NE(c.find("s = addf(s, addf(addf(s_1, s_2), s_3));"), std::string::npos) << c;
+    // x[c[p]] reads through an index array: the partials stay scalar chains.
+    EXPECT_NE(c.find("siskin_keep_scalar(s_3);"), std::string::npos) << c;
     size_t remainder = c.find("for (; p < end; p++) {");
     ASSERT_NE(remainder, std::string::npos) << c;
     EXPECT_GT(remainder, c.find("s = addf(s, addf("));
@@ -609,6 +611,8 @@ TEST(CodegenSplitAccumulators, CountedLoopKeepsItsCounterForTheRemainder) {
     EXPECT_NE(c.find("int64_t j = 0LL;"), std::string::npos) << c;
     EXPECT_NE(c.find("for (; j < n; j++)"), std::string::npos) << c;
     EXPECT_LT(c.find("int64_t j = 0LL;"), c.find("if (j + 3LL < n)"));
+    // a[j] is contiguous: the C compiler may pack the partials into one vector.
+    EXPECT_EQ(c.find("siskin_keep_scalar"), std::string::npos) << c;
 }
 
 TEST(CodegenSplitAccumulators, LeavesOtherLoopsAlone) {

@@ -100,7 +100,10 @@ Stmt prefetch_fibres(const Stmt& body);
 /// with their result type), acc a local of that type, t pure and free of acc, e pure and free of
 /// v and acc: when four terms remain, three more partial results start from t at v+1, v+2, v+3,
 /// the loop takes four terms a step, one into each, and the partials fold into acc; the original
-/// loop then takes the last 0-3 terms. A float sum is a chain of 4-cycle adds otherwise, which
+/// loop then takes the last 0-3 terms. Where t loads through an index array (`x[c[p]]`), each
+/// step ends with `siskin_keep_scalar(partial)` for every partial, so the C compiler keeps four
+/// scalar chains rather than packing them into vectors element by element.
+/// A float sum is a chain of 4-cycle adds otherwise, which
 /// the C compiler may not break without -ffast-math. The result can differ from the sequential
 /// one in rounding, as any reassociated float sum does.
 Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& reassociable);

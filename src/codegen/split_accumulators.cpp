@@ -54,6 +54,18 @@ std::map<std::string, Type> local_types(const Stmt& body) {
     return types;
 }
 
+// Whether e loads through an index array (x[A_crd[p]]): the C compiler would pack such terms of
+// the partials into vectors element by element, slower than four scalar chains
+// (siskin_keep_scalar in the prelude).
+bool reads_through_an_index(const Expr& e) {
+    bool found = false;
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() != ExprKind::Index) return;
+        for_each_expr(n.as<Index>().index, [&](const Expr& m) { found = found || m.kind() == ExprKind::Index; });
+    });
+    return found;
+}
+
 class Splitter {
 public:
     Splitter(const Stmt& body, const std::map<std::string, Type>& helpers)
@@ -123,6 +135,8 @@ private:
         Expr room = bin(BinaryOp::Lt, bin(BinaryOp::Add, var(v), i64(kWays - 1)), c.rhs);
         std::vector<Stmt> steps;
         for (int k = 0; k < kWays; ++k) steps.push_back(take(k));
+        if (reads_through_an_index(a->term))
+            for (const auto& name : partial) steps.push_back(Eval::make(call("siskin_keep_scalar", {var(name)})));
         ahead.push_back(For::make(std::nullopt, room, advance, Block::make(std::move(steps))));
         Expr rest = fold(var(partial[1]), var(partial[2]));
         for (int k = 3; k < kWays; ++k) rest = fold(rest, var(partial[k]));
