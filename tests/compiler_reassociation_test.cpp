@@ -1,5 +1,6 @@
 // Float reductions along a fibre with four partial results (codegen split_accumulators,
-// CompileOptions::reassociate): every row length around the four-way step (0-11 entries), every
+// CompileOptions::reassociate): every fibre length around the split (0-15 entries: fibres of eight or more split, with 0-3
+// left over), every
 // format that walks a fibre, sum and product, float32 and float64. Values that add exactly
 // (small integers) give the reference evaluator's result bit for bit; real values agree up to
 // rounding, and exactly again with reassociate off. Integer sums keep the order.
@@ -13,16 +14,16 @@ namespace {
 
 bool has(const std::string& c, const std::string& what) { return c.find(what) != std::string::npos; }
 
-// Rows of every length from 0 to 11 (row i holds i % 12 entries at scattered columns), values
+// Rows of every length from 0 to 15 (row i holds i % 16 entries at scattered columns), values
 // from value(rng).
 template <class Value>
 Tensor rows_of_every_length(const std::string& format, ValueType type, Value value, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    const int64_t m = 36, n = 40;
+    const int64_t m = 48, n = 40;
     CoordinateList list;
     list.ndims = 2;
     for (int64_t i = 0; i < m; ++i)
-        for (int64_t k = 0; k < i % 12; ++k) list.add(std::vector<int64_t>{i, (k * 7 + i) % n}, value(rng));
+        for (int64_t k = 0; k < i % 16; ++k) list.add(std::vector<int64_t>{i, (k * 7 + i) % n}, value(rng));
     return Tensor::from_coordinates({m, n}, type, Scalar::zero(type), Format::parse(format, 2), list);
 }
 
@@ -56,12 +57,12 @@ TEST(CompilerReassociation, ProductsAlongARowMatchTheReference) {
     std::mt19937_64 rng(11);
     CoordinateList list;
     list.ndims = 2;
-    for (int64_t i = 0; i < 36; ++i)
-        for (int64_t k = 0; k < i % 12; ++k) {
+    for (int64_t i = 0; i < 48; ++i)
+        for (int64_t k = 0; k < i % 16; ++k) {
             double v = std::ldexp(1.0, std::uniform_int_distribution<int>(-3, 3)(rng));
             list.add(std::vector<int64_t>{i, (k * 7 + i) % 40}, Scalar::of(i == 30 && k == 2 ? INFINITY : v));
         }
-    Tensor B = Tensor::from_coordinates({36, 40}, ValueType::Float64, Scalar::of(1.0), Format::csr(), list);
+    Tensor B = Tensor::from_coordinates({48, 40}, ValueType::Float64, Scalar::of(1.0), Format::csr(), list);
     auto got = compiled_matching_reference("p[i] *= B[i,j]", {{"B", &B}});
     EXPECT_TRUE(std::isinf(got.at("p").at({30}).as_double()));
     ir::Program program = ir::parse_program("p[i] *= B[i,j]");
@@ -87,7 +88,7 @@ TEST(CompilerReassociation, RealSumsAgreeUpToRoundingAndExactlyInOrder) {
         EXPECT_NEAR(g[i].as_double(), w[i].as_double(), 1e-14) << "row " << i;
         some_differ = some_differ || g[i].as_double() != w[i].as_double();
     }
-    // Rows of 4 entries or more do reassociate (a check that the partial sums ran at all).
+    // Rows of 8 entries or more do reassociate (a check that the partial sums ran at all).
     EXPECT_TRUE(some_differ) << got.to_string();
 }
 

@@ -98,7 +98,7 @@ Stmt prefetch_fibres(const Stmt& body);
 /// `for (init; v < e; v++) { acc = f(acc, t); }` (or f(t, acc)), with f one of `reassociable`
 /// (operator helpers on floats that the registry declares associative and commutative, by name,
 /// with their result type), acc a local of that type, t pure and free of acc, e pure and free of
-/// v and acc: when four terms remain, three more partial results start from t at v+1, v+2, v+3,
+/// v and acc: when eight terms remain, three more partial results start from t at v+1, v+2, v+3,
 /// the loop takes four terms a step, one into each, and the partials fold into acc; the original
 /// loop then takes the last 0-3 terms. Where t loads through an index array (`x[c[p]]`), each
 /// step ends with `siskin_keep_scalar(partial)` for every partial, so the C compiler keeps four
