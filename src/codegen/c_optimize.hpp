@@ -102,10 +102,9 @@ Stmt prefetch_fibres(const Stmt& body);
 /// the loop takes four terms a step, one into each, and the partials fold into acc; the original
 /// loop then takes the last 0-3 terms. Where t loads through an index array (`x[c[p]]`), each
 /// step ends with `siskin_keep_scalar(partial)` for every partial, so the C compiler keeps four
-/// scalar chains rather than packing them into vectors element by element.
-/// A float sum is a chain of 4-cycle adds otherwise, which
-/// the C compiler may not break without -ffast-math. The result can differ from the sequential
-/// one in rounding, as any reassociated float sum does.
+/// scalar chains rather than packing them into vectors element by element. A float sum is a
+/// chain of 4-cycle adds otherwise, which the C compiler may not break without -ffast-math. The
+/// result can differ from the sequential one in rounding, as any reassociated float sum does.
 Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& reassociable);
 
 } // namespace siskin::cast

@@ -128,6 +128,25 @@ Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f) {
     }
 }
 
+Expr substitute(const Expr& e, const std::string& name, const Expr& value) {
+    return rewrite_expr(e, [&](const Expr& n) -> std::optional<Expr> {
+        if (is_var(n, name)) return value;
+        return std::nullopt;
+    });
+}
+
+std::optional<CountedFor> counted_for(const For& f) {
+    if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return std::nullopt;
+    const auto& c = f.cond->as<Binary>();
+    if (c.op != BinaryOp::Lt || c.lhs.kind() != ExprKind::Var) return std::nullopt;
+    const std::string& v = c.lhs.as<Var>().name;
+    const Stmt& step = *f.step;
+    if (step.kind() != StmtKind::Increment || step.as<Increment>().decrement ||
+        !is_var(step.as<Increment>().target, v))
+        return std::nullopt;
+    return CountedFor{v, c.rhs};
+}
+
 Stmt merge_adjacent(const Stmt& s, const std::function<std::optional<Stmt>(const Stmt&, const Stmt&)>& pair) {
     if (s.kind() != StmtKind::Block)
         return map_bodies(s, [&](const Stmt& body) { return merge_adjacent(body, pair); });

@@ -34,6 +34,17 @@ Stmt merge_adjacent(const Stmt& s, const std::function<std::optional<Stmt>(const
 /// `X[e] = v` with X one of `arrays` (an output array of the kernel): X's name, else none.
 std::optional<std::string> array_store(const Stmt& s, const std::map<std::string, Type>& arrays);
 
+/// e with every occurrence of the variable `name` replaced by `value`.
+Expr substitute(const Expr& e, const std::string& name, const Expr& value);
+
+/// The counter and bound of `for (...; v < e; v++)`: the loop shape the passes that reason about
+/// iterations (growth hoisting, prefetching, split accumulators, constant init) start from.
+struct CountedFor {
+    std::string var;
+    Expr bound;
+};
+std::optional<CountedFor> counted_for(const For& f);
+
 /// Structural equality (the printed C text).
 bool same_expr(const Expr& a, const Expr& b);
 /// Whether e is the variable `name` itself.

@@ -30,17 +30,13 @@ struct CountedLoop {
 std::optional<CountedLoop> counted(const Stmt& s) {
     if (s.kind() != StmtKind::For) return std::nullopt;
     const auto& f = s.as<For>();
-    if (!f.init || f.init->kind() != StmtKind::Decl || !f.cond || !f.step) return std::nullopt;
+    auto loop = counted_for(f);
+    if (!loop || !f.init || f.init->kind() != StmtKind::Decl) return std::nullopt;
     const auto& d = f.init->as<Decl>();
-    if (!d.init || !is_zero(*d.init)) return std::nullopt;
-    if (f.cond->kind() != ExprKind::Binary) return std::nullopt;
-    const auto& c = f.cond->as<Binary>();
-    if (c.op != BinaryOp::Lt || !is_var(c.lhs, d.name) || !is_pure(c.rhs) || mentions(c.rhs, d.name))
+    if (d.name != loop->var || !d.init || !is_zero(*d.init) || !is_pure(loop->bound) ||
+        mentions(loop->bound, d.name))
         return std::nullopt;
-    if (f.step->kind() != StmtKind::Increment || f.step->as<Increment>().decrement ||
-        !is_var(f.step->as<Increment>().target, d.name))
-        return std::nullopt;
-    return CountedLoop{d.name, c.rhs, f.body};
+    return CountedLoop{d.name, loop->bound, f.body};
 }
 
 // `for (k = 0; k < n; k++) { X[k] = c; }` with c pure and free of k and X: X and c.

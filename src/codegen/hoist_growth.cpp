@@ -154,15 +154,10 @@ Stmt without(const Stmt& s, const std::set<const StmtNode*>& drop) {
 // `for (init; v < e; v++) body`: the checks of body hoisted before it, or nothing.
 std::vector<Stmt> hoist(const Stmt& loop) {
     const auto& f = loop.as<For>();
-    if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return {};
-    const auto& cond = f.cond->as<Binary>();
-    if (cond.op != BinaryOp::Lt || cond.lhs.kind() != ExprKind::Var || !is_arithmetic(cond.rhs))
-        return {};
-    const std::string& v = cond.lhs.as<Var>().name;
-    if (f.step->kind() != StmtKind::Increment || f.step->as<Increment>().decrement ||
-        !is_var(f.step->as<Increment>().target, v))
-        return {};
-    Expr start = cond.lhs;
+    auto shape = counted_for(f);
+    if (!shape || !is_arithmetic(shape->bound)) return {};
+    const std::string& v = shape->var;
+    Expr start = var(v);
     if (f.init) {
         if (f.init->kind() == StmtKind::Decl && f.init->as<Decl>().name == v && f.init->as<Decl>().init)
             start = *f.init->as<Decl>().init;
@@ -177,11 +172,11 @@ std::vector<Stmt> hoist(const Stmt& loop) {
     scan.stmt(f.body, 0);
     if (scan.has_label || scan.checks.empty() || scan.assigned.count(v)) return {};
     for (const auto& name : scan.assigned)
-        if (mentions(cond.rhs, name) || mentions(start, name)) return {};
+        if (mentions(shape->bound, name) || mentions(start, name)) return {};
 
     // Iteration j (from 0) runs a check before its own c++, so c <= c0 + j there and the need
     // c + 1 is at most c0 + trip.
-    Expr trip = bin(BinaryOp::Sub, cond.rhs, start);
+    Expr trip = bin(BinaryOp::Sub, shape->bound, start);
     std::set<const StmtNode*> drop;
     std::vector<Stmt> before;
     std::set<std::pair<std::string, std::string>> hoisted;

@@ -79,19 +79,6 @@ bool unchanged(const Expr& e, const Writes& w) {
     return ok;
 }
 
-// `for (...; v < e; v++)`: v and e, or none.
-std::optional<std::pair<std::string, Expr>> counted(const For& f) {
-    if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return std::nullopt;
-    const auto& c = f.cond->as<Binary>();
-    if (c.op != BinaryOp::Lt || c.lhs.kind() != ExprKind::Var) return std::nullopt;
-    const std::string& v = c.lhs.as<Var>().name;
-    const Stmt& step = *f.step;
-    if (step.kind() != StmtKind::Increment || step.as<Increment>().decrement ||
-        !is_var(step.as<Increment>().target, v))
-        return std::nullopt;
-    return std::pair{v, c.rhs};
-}
-
 // The arrays the counted loops over q read as Y[q] (Y a variable), in order of first use, and
 // the bound of the first such loop.
 struct Walk {
@@ -105,9 +92,9 @@ Walk walked_arrays(const Stmt& body, const std::string& q) {
     for_each_node(body, {}, [&](const Stmt& s) {
         if (s.kind() != StmtKind::For) return;
         const auto& f = s.as<For>();
-        auto loop = counted(f);
-        if (!loop || loop->first != q || f.init) return;
-        if (!walk.bound) walk.bound = loop->second;
+        auto loop = counted_for(f);
+        if (!loop || loop->var != q || f.init) return;
+        if (!walk.bound) walk.bound = loop->bound;
         for_each_node(f.body, [&](const Expr& e) {
             if (e.kind() != ExprKind::Index) return;
             const auto& i = e.as<Index>();
@@ -130,10 +117,10 @@ Stmt prefetch_body(const Stmt& body, FreshNames& names) {
 // The loop with the prefetch at the top of its body, or none when it does not fit the shape of
 // c_optimize.hpp's prefetch_fibres.
 std::optional<Stmt> with_prefetch(const For& f, FreshNames& names) {
-    auto loop = counted(f);
+    auto loop = counted_for(f);
     if (!loop) return std::nullopt;
-    const std::string& v = loop->first; // no structured binding: clang 14 cannot capture one
-    const Expr& end = loop->second;
+    const std::string& v = loop->var;
+    const Expr& end = loop->bound;
     const auto& stmts = f.body.as<Block>().stmts;
     auto first = std::find_if(stmts.begin(), stmts.end(),
                               [](const Stmt& s) { return s.kind() != StmtKind::Comment; });
@@ -155,12 +142,7 @@ std::optional<Stmt> with_prefetch(const For& f, FreshNames& names) {
     // Iteration v + d evaluates P[X] at v + d when v + d < end (the loop has no early exit and
     // starts with the declaration), so reading it now reads nothing the loop would not.
     Expr ahead = bin(BinaryOp::Add, var(v), i64(kDistance));
-    auto at_ahead = [&](const Expr& x) {
-        return rewrite_expr(x, [&](const Expr& e) -> std::optional<Expr> {
-            if (is_var(e, v)) return ahead;
-            return std::nullopt;
-        });
-    };
+    auto at_ahead = [&](const Expr& x) { return substitute(x, v, ahead); };
     std::string q = names.fresh(start.name + "_ahead");
     std::vector<Stmt> hint{Decl::make(start.type, q, at_ahead(*start.init))};
     // The fibre's end, when the walk's bound is declared right after the start from what moves

@@ -225,10 +225,7 @@ private:
             const auto* d = f.init->kind() == StmtKind::Decl ? &f.init->as<Decl>() : nullptr;
             if (d && d->init && is_pure(*d->init) && !mentions(*d->init, d->name)) {
                 // for (T j = a; j < n; ...): guarded by a < n, the loop kept as it is.
-                test = rewrite_expr(*cond, [&](const Expr& e) -> std::optional<Expr> {
-                    if (is_var(e, d->name)) return *d->init;
-                    return std::nullopt;
-                });
+                test = substitute(*cond, d->name, *d->init);
             } else {
                 // The init runs whether or not the loop does: it goes before the guard.
                 outer.push_back(*f.init);

@@ -77,55 +77,40 @@ public:
         : helpers_(helpers), locals_(local_types(body)), names_(body) {}
 
     Stmt rewrite(const Stmt& s) {
-        if (s.kind() == StmtKind::Block) {
-            std::vector<Stmt> out;
-            for (const auto& c : s.as<Block>().stmts) {
-                Stmt r = rewrite(c);
-                // A split loop without a declaration of its own joins the enclosing block.
-                bool splice = c.kind() == StmtKind::For && r.kind() == StmtKind::Block &&
-                              !(c.as<For>().init && c.as<For>().init->kind() == StmtKind::Decl);
-                if (!splice) {
-                    out.push_back(r);
-                    continue;
-                }
-                for (const auto& x : r.as<Block>().stmts) out.push_back(x);
+        if (s.kind() != StmtKind::Block) return map_bodies(s, [&](const Stmt& b) { return rewrite(b); });
+        std::vector<Stmt> out;
+        for (const auto& c : s.as<Block>().stmts) {
+            auto split = c.kind() == StmtKind::For ? split_loop(c.as<For>()) : std::nullopt;
+            if (!split) {
+                out.push_back(rewrite(c));
+                continue;
             }
-            return Block::make(std::move(out));
+            for (const auto& x : *split) out.push_back(x);
         }
-        if (s.kind() == StmtKind::For)
-            if (auto split = split_loop(s.as<For>())) return *split;
-        return map_bodies(s, [&](const Stmt& b) { return rewrite(b); });
+        return Block::make(std::move(out));
     }
 
 private:
     // `for (init; v < e; v++) { acc = f(acc, term(v)); }`, e free of v and acc, init absent or a
-    // store of v: the loop in four-way steps, then the original loop for the last 0-3 terms.
-    std::optional<Stmt> split_loop(const For& f) {
-        if (!f.cond || !f.step || f.cond->kind() != ExprKind::Binary) return std::nullopt;
-        const auto& c = f.cond->as<Binary>();
-        if (c.op != BinaryOp::Lt || c.lhs.kind() != ExprKind::Var) return std::nullopt;
-        const std::string& v = c.lhs.as<Var>().name;
-        if (f.step->kind() != StmtKind::Increment || f.step->as<Increment>().decrement ||
-            !is_var(f.step->as<Increment>().target, v))
-            return std::nullopt;
+    // store of v: the loop in four-way steps, then the original loop for the last 0-3 terms,
+    // as statements of the enclosing block (in a block of their own when init declares v).
+    std::optional<std::vector<Stmt>> split_loop(const For& f) {
+        auto loop = counted_for(f);
+        if (!loop) return std::nullopt;
+        const std::string& v = loop->var;
+        const Expr& bound = loop->bound;
         if (f.init && !(f.init->kind() == StmtKind::Decl && f.init->as<Decl>().name == v) &&
             assigned_var(*f.init) != v)
             return std::nullopt;
         const auto& stmts = f.body.as<Block>().stmts;
         if (stmts.size() != 1) return std::nullopt;
         auto a = accumulation(stmts.front(), helpers_);
-        if (!a || a->acc == v || !is_pure(c.rhs) || mentions(c.rhs, v) || mentions(c.rhs, a->acc))
+        if (!a || a->acc == v || !is_pure(bound) || mentions(bound, v) || mentions(bound, a->acc))
             return std::nullopt;
         auto declared = locals_.find(a->acc);
         if (declared == locals_.end() || !(declared->second == a->type)) return std::nullopt;
 
-        auto term = [&](int k) {
-            if (k == 0) return a->term;
-            return rewrite_expr(a->term, [&](const Expr& n) -> std::optional<Expr> {
-                if (is_var(n, v)) return bin(BinaryOp::Add, var(v), i64(k));
-                return std::nullopt;
-            });
-        };
+        auto term = [&](int k) { return k == 0 ? a->term : substitute(a->term, v, bin(BinaryOp::Add, var(v), i64(k))); };
         std::vector<std::string> partial{a->acc};
         for (int k = 1; k < kWays; ++k) partial.push_back(names_.fresh(a->acc + "_" + std::to_string(k)));
         auto fold = [&](const Expr& x, const Expr& y) { return call(a->function, {x, y}); };
@@ -138,7 +123,7 @@ private:
         ahead.push_back(take(0));
         ahead.push_back(advance);
         auto room_for = [&](int terms) {
-            return bin(BinaryOp::Lt, bin(BinaryOp::Add, var(v), i64(terms - 1)), c.rhs);
+            return bin(BinaryOp::Lt, bin(BinaryOp::Add, var(v), i64(terms - 1)), bound);
         };
         Expr room = room_for(kWays);
         std::vector<Stmt> steps;
@@ -154,7 +139,8 @@ private:
         if (f.init) out.push_back(*f.init);
         out.push_back(If::make(room_for(kMinTerms), Block::make(std::move(ahead))));
         out.push_back(For::make(std::nullopt, f.cond, f.step, f.body));
-        return Block::make(std::move(out));
+        if (f.init && f.init->kind() == StmtKind::Decl) return std::vector<Stmt>{Block::make(std::move(out))};
+        return out;
     }
 
     const std::map<std::string, Type>& helpers_;
