@@ -1,10 +1,11 @@
 // Float reductions along a fibre with four partial results (codegen split_accumulators,
-// CompileOptions::reassociate): every fibre length around the split (0-15 entries: fibres of eight or more split, with 0-3
-// left over), every
-// format that walks a fibre, sum and product, float32 and float64. Values that add exactly
+// CompileOptions::reassociate): every fibre length around the split (0-15 entries: fibres of
+// eight or more split, with 0-3 left over), every format that walks a fibre, sum and product,
+// float32 and float64. Values that add exactly
 // (small integers) give the reference evaluator's result bit for bit; real values agree up to
 // rounding, and exactly again with reassociate off. Integer sums keep the order.
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "compiler_test_util.hpp"
@@ -14,17 +15,18 @@ namespace {
 
 bool has(const std::string& c, const std::string& what) { return c.find(what) != std::string::npos; }
 
-// Rows of every length from 0 to 15 (row i holds i % 16 entries at scattered columns), values
-// from value(rng).
+// Rows of every length from 0 to 15 (row i holds i % 16 entries at scattered columns), entry k
+// of row i holding value(rng, i, k), the unstored elements `fill` (zero by default).
 template <class Value>
-Tensor rows_of_every_length(const std::string& format, ValueType type, Value value, uint64_t seed) {
+Tensor rows_of_every_length(const std::string& format, ValueType type, Value value, uint64_t seed,
+                            std::optional<Scalar> fill = std::nullopt) {
     std::mt19937_64 rng(seed);
     const int64_t m = 48, n = 40;
     CoordinateList list;
     list.ndims = 2;
     for (int64_t i = 0; i < m; ++i)
-        for (int64_t k = 0; k < i % 16; ++k) list.add(std::vector<int64_t>{i, (k * 7 + i) % n}, value(rng));
-    return Tensor::from_coordinates({m, n}, type, Scalar::zero(type), Format::parse(format, 2), list);
+        for (int64_t k = 0; k < i % 16; ++k) list.add(std::vector<int64_t>{i, (k * 7 + i) % n}, value(rng, i, k));
+    return Tensor::from_coordinates({m, n}, type, fill.value_or(Scalar::zero(type)), Format::parse(format, 2), list);
 }
 
 Tensor vector_of(int64_t n, ValueType type, double (*value)(int64_t)) {
@@ -33,17 +35,19 @@ Tensor vector_of(int64_t n, ValueType type, double (*value)(int64_t)) {
     return Tensor::from_dense({n}, type, Scalar::zero(type), Format::dense(1), xs);
 }
 
-Scalar small_integer(std::mt19937_64& rng) {
+Scalar small_integer(std::mt19937_64& rng, int64_t = 0, int64_t = 0) {
     return Scalar::of(static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(rng)));
 }
-Scalar real_value(std::mt19937_64& rng) { return Scalar::of(std::uniform_real_distribution<double>(-1, 1)(rng)); }
+Scalar real_value(std::mt19937_64& rng, int64_t, int64_t) {
+    return Scalar::of(std::uniform_real_distribution<double>(-1, 1)(rng));
+}
 
 TEST(CompilerReassociation, ExactSumsMatchTheReferenceForEveryRowLength) {
     for (const char* format : {"csr", "dense", "coo", "csc"})
         for (ValueType type : {ValueType::Float64, ValueType::Float32}) {
             SCOPED_TRACE(std::string(format) + " " + std::string(type_name(type)));
             Tensor A = rows_of_every_length(
-                format, type, [&](std::mt19937_64& rng) { return small_integer(rng).cast(type); }, 7);
+                format, type, [&](std::mt19937_64& rng, int64_t, int64_t) { return small_integer(rng).cast(type); }, 7);
             Tensor x = vector_of(40, type, [](int64_t j) { return static_cast<double>(j % 5) - 2; });
             compiled_matching_reference("y[i] += A[i,j] * x[j]", {{"A", &A}, {"x", &x}});
             compiled_matching_reference("r[i] += A[i,j]", {{"A", &A}});
@@ -54,15 +58,10 @@ TEST(CompilerReassociation, ExactSumsMatchTheReferenceForEveryRowLength) {
 TEST(CompilerReassociation, ProductsAlongARowMatchTheReference) {
     // Powers of two multiply exactly in any order. The fill 1 makes the product a walk of the
     // stored entries; an infinite entry leaves no zero to stop at early, so the walk is plain.
-    std::mt19937_64 rng(11);
-    CoordinateList list;
-    list.ndims = 2;
-    for (int64_t i = 0; i < 48; ++i)
-        for (int64_t k = 0; k < i % 16; ++k) {
-            double v = std::ldexp(1.0, std::uniform_int_distribution<int>(-3, 3)(rng));
-            list.add(std::vector<int64_t>{i, (k * 7 + i) % 40}, Scalar::of(i == 30 && k == 2 ? INFINITY : v));
-        }
-    Tensor B = Tensor::from_coordinates({48, 40}, ValueType::Float64, Scalar::of(1.0), Format::csr(), list);
+    Tensor B = rows_of_every_length("csr", ValueType::Float64, [](std::mt19937_64& rng, int64_t i, int64_t k) {
+        double v = std::ldexp(1.0, std::uniform_int_distribution<int>(-3, 3)(rng));
+        return Scalar::of(i == 30 && k == 2 ? INFINITY : v);
+    }, 11, Scalar::of(1.0));
     auto got = compiled_matching_reference("p[i] *= B[i,j]", {{"B", &B}});
     EXPECT_TRUE(std::isinf(got.at("p").at({30}).as_double()));
     ir::Program program = ir::parse_program("p[i] *= B[i,j]");
@@ -94,7 +93,8 @@ TEST(CompilerReassociation, RealSumsAgreeUpToRoundingAndExactlyInOrder) {
 
 TEST(CompilerReassociation, TheCKeepsPartialsOnlyForFloatReductions) {
     auto c_for = [](ValueType type, bool reassociate) {
-        Tensor A = rows_of_every_length("csr", type, [&](std::mt19937_64& rng) { return small_integer(rng).cast(type); }, 1);
+        Tensor A = rows_of_every_length(
+            "csr", type, [&](std::mt19937_64& rng, int64_t, int64_t) { return small_integer(rng).cast(type); }, 1);
         ir::Program program = ir::parse_program("r[i] += A[i,j]");
         CompileOptions o;
         o.reassociate = reassociate;
@@ -104,7 +104,7 @@ TEST(CompilerReassociation, TheCKeepsPartialsOnlyForFloatReductions) {
     EXPECT_TRUE(has(c_for(ValueType::Float32, true), "r_values_row_3"));
     EXPECT_FALSE(has(c_for(ValueType::Float64, false), "r_values_row_1"));
     EXPECT_FALSE(has(c_for(ValueType::Int64, true), "r_values_row_1")) << c_for(ValueType::Int64, true);
-    Tensor A = rows_of_every_length("csr", ValueType::Int64, [](std::mt19937_64& rng) {
+    Tensor A = rows_of_every_length("csr", ValueType::Int64, [](std::mt19937_64& rng, int64_t, int64_t) {
         return Scalar::of(static_cast<int64_t>(std::uniform_int_distribution<int>(-8, 8)(rng)));
     }, 5);
     compiled_matching_reference("r[i] += A[i,j]", {{"A", &A}});

@@ -1,7 +1,7 @@
 // Reductions in storage order (src/compiler/storage_order_reduction.hpp): the kernel reduces
 // the values array of a whole tensor (in SIMD lanes or eight streams) or of a row, and adds the
-// fill once when some element is not stored. Checked against the reference evaluator across formats (2-D and 3-D, every mode
-// order), fills (0, 1, +-inf, NaN), value types, NaN and -0.0 entries, empty and full tensors;
+// fill once when some element is not stored. Checked against the reference evaluator across
+// formats (2-D and 3-D, every mode order), fills (0, 1, +-inf, NaN), value types, NaN and -0.0 entries, empty and full tensors;
 // the shape of the C where the rule applies and where it must not; and the early exit's work.
 #include <cmath>
 #include <limits>

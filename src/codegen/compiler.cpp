@@ -114,14 +114,20 @@ const CompilerIdentity& compiler_identity(const std::string& command, std::strin
     return it->second;
 }
 
+std::vector<std::string> shared_object_command(const CompilerIdentity& compiler,
+                                               const std::vector<std::string>& flags) {
+    std::vector<std::string> argv{compiler.path};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    for (const char* fixed : {"-fPIC", "-shared"}) argv.emplace_back(fixed);
+    return argv;
+}
+
 CompileOutcome compile_shared_object(const CompilerIdentity& compiler,
                                      const std::vector<std::string>& flags,
                                      const std::string& include_dir, const std::string& source,
                                      const std::string& output) {
     CompileOutcome out;
-    out.argv.push_back(compiler.path);
-    out.argv.insert(out.argv.end(), flags.begin(), flags.end());
-    for (const char* fixed : {"-fPIC", "-shared"}) out.argv.emplace_back(fixed);
+    out.argv = shared_object_command(compiler, flags);
     out.argv.push_back("-I" + include_dir);
     out.argv.insert(out.argv.end(), {"-o", output, source, "-lm"});
 

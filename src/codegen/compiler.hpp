@@ -35,8 +35,13 @@ struct CompileOutcome {
     double ms = 0;                 // wall time of the compiler
 };
 
-/// Compiles C source file `source` into the shared object `output` with `flags`, plus -fPIC
-/// -shared, the include directory of the runtime headers and -lm.
+/// The compiler, `flags`, then -fPIC -shared: the start of every command that builds a kernel
+/// (jit_command prints it).
+std::vector<std::string> shared_object_command(const CompilerIdentity& compiler,
+                                               const std::vector<std::string>& flags);
+
+/// Compiles C source file `source` into the shared object `output` with shared_object_command,
+/// then the include directory of the runtime headers and -lm.
 CompileOutcome compile_shared_object(const CompilerIdentity& compiler,
                                      const std::vector<std::string>& flags,
                                      const std::string& include_dir, const std::string& source,

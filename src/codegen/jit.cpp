@@ -128,12 +128,6 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
     return s;
 }
 
-std::string join(const std::vector<std::string>& words) {
-    std::string s;
-    for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
-    return s;
-}
-
 // Compiles the source into <key>.so through temporary files; returns the compiler's time.
 double build(const KernelCache& cache, const CompilerIdentity& cc,
              const std::vector<std::string>& flags, const std::string& key,
@@ -148,7 +142,7 @@ double build(const KernelCache& cache, const CompilerIdentity& cc,
         if (rename(src.c_str(), kept.c_str()) != 0) kept = src;
         throw Error(fmt::format("C compilation failed; the source is kept at {}\n  command: {}\n"
                                 "  first errors:{}",
-                                kept, join(out.argv),
+                                kept, fmt::join(out.argv, " "),
                                 first_error_lines(replace_all(out.diagnostics, src, kept))));
     }
     unlink(src.c_str());
@@ -208,10 +202,7 @@ Command command(const JitOptions& options) {
 
 std::vector<std::string> jit_command(const JitOptions& options) {
     Command c = command(options);
-    std::vector<std::string> argv{c.cc.path};
-    argv.insert(argv.end(), c.flags.begin(), c.flags.end());
-    for (const char* fixed : {"-fPIC", "-shared"}) argv.emplace_back(fixed);
-    return argv;
+    return shared_object_command(c.cc, c.flags);
 }
 
 JitResult jit_compile(const std::string& c_source, const JitOptions& options) {

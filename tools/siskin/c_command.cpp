@@ -31,11 +31,7 @@ struct COptions {
     bool in_order = false;
 };
 
-void print_compiler() {
-    std::string line;
-    for (const auto& word : codegen::jit_command()) line += (line.empty() ? "" : " ") + word;
-    std::cout << line << "\n";
-}
+void print_compiler() { std::cout << fmt::format("{}\n", fmt::join(codegen::jit_command(), " ")); }
 
 void print_c(const COptions& o) {
     ir::Program program = ir::parse_program(program_text(o.program));

@@ -32,6 +32,14 @@ double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+double max_difference(const Tensor& t, const std::vector<double>& expected) {
+    double worst = 0;
+    std::vector<Scalar> values = t.to_dense();
+    for (size_t k = 0; k < expected.size(); ++k)
+        worst = std::max(worst, std::abs(values[k].as_double() - expected[k]));
+    return worst;
+}
+
 Timed run_program(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
                   const std::map<std::string, OutputSpec>& outputs = {}) {
     ir::Program program = ir::parse_program(text);
@@ -46,13 +54,13 @@ Timed run_program(const std::string& text, const std::map<std::string, const Ten
     for (const auto& [name, t] : reference) {
         const Tensor& got = results.at(name);
         if (got.equals(t)) continue;
-        std::vector<Scalar> a = got.to_dense(), b = t.to_dense();
-        double worst = 0, scale = 0;
-        for (size_t k = 0; k < b.size(); ++k) {
-            worst = std::max(worst, std::abs(a[k].as_double() - b[k].as_double()));
-            scale = std::max(scale, std::abs(b[k].as_double()));
+        std::vector<double> want;
+        double scale = 0;
+        for (const Scalar& v : t.to_dense()) {
+            want.push_back(v.as_double());
+            scale = std::max(scale, std::abs(want.back()));
         }
-        difference = std::max(difference, scale > 0 ? worst / scale : INFINITY);
+        difference = std::max(difference, scale > 0 ? max_difference(got, want) / scale : INFINITY);
     }
     return {std::move(results), ms, reference_ms, difference};
 }
@@ -63,14 +71,6 @@ std::string timing(const Timed& r) {
                                 ? fmt::format("same up to rounding, {:.1e}", r.difference_from_reference)
                                 : "DIFFERENT RESULT";
     return fmt::format("{:8.3f} ms (reference {:7.1f} ms, {})", r.ms, r.reference_ms, agreement);
-}
-
-double max_difference(const Tensor& t, const std::vector<double>& expected) {
-    double worst = 0;
-    std::vector<Scalar> values = t.to_dense();
-    for (size_t k = 0; k < expected.size(); ++k)
-        worst = std::max(worst, std::abs(values[k].as_double() - expected[k]));
-    return worst;
 }
 
 void demo(const std::string& data_dir) {
