@@ -7,7 +7,7 @@
 
 #include "codegen/c_printer.hpp"
 #include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "compiler_test_util.hpp"
 #include "siskin/codegen/jit.hpp"
 #include "siskin/operators.hpp"
@@ -16,6 +16,9 @@ namespace siskin::testing {
 namespace {
 
 using namespace compiler;
+using namespace lowering;
+using namespace looplets;
+using namespace simplify;
 
 LExpr lit(double v) { return Literal::make(Scalar::of(v)); }
 LExpr cval(const std::string& c_text_var, const cast::Expr& index) {

@@ -4,8 +4,8 @@
 
 #include "codegen/c_printer.hpp"
 #include "compiler/looplet_priority.hpp"
-#include "compiler/lower_ctx.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "compiler_test_util.hpp"
 #include "looplets/truncate.hpp"
 #include "simplify/simplify.hpp"
@@ -15,6 +15,9 @@ namespace siskin::testing {
 namespace {
 
 using namespace compiler;
+using namespace lowering;
+using namespace looplets;
+using namespace simplify;
 
 cast::Expr v(const std::string& n) { return cast::var(n); }
 
@@ -98,27 +101,27 @@ TEST_F(CompilerSimplify, IdentitiesDisappear) {
 }
 
 TEST_F(CompilerSimplify, WritesThatChangeNothingAreDropped) {
-    EXPECT_TRUE(is_nothing(simplify(ctx, write("add", f(0)))));
-    EXPECT_TRUE(is_nothing(simplify(ctx, write("mul", f(1)))));
-    EXPECT_FALSE(is_nothing(simplify(ctx, write("mul", f(0)))));
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, write("add", f(0)))));
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, write("mul", f(1)))));
+    EXPECT_FALSE(is_nothing(simplify_stmt(ctx, write("mul", f(0)))));
     // `y = fill` only when nothing else writes the element.
-    EXPECT_TRUE(is_nothing(simplify(ctx, write(nullptr, f(0), true))));
-    EXPECT_FALSE(is_nothing(simplify(ctx, write(nullptr, f(0), false))));
-    EXPECT_FALSE(is_nothing(simplify(ctx, write(nullptr, f(2), true))));
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, write(nullptr, f(0), true))));
+    EXPECT_FALSE(is_nothing(simplify_stmt(ctx, write(nullptr, f(0), false))));
+    EXPECT_FALSE(is_nothing(simplify_stmt(ctx, write(nullptr, f(2), true))));
 }
 
 TEST_F(CompilerSimplify, ConditionsAndLets) {
     LStmt w = write("add", x(false));
     auto yes = std::make_shared<If>(Literal::make(Scalar::of(true)), w, nullptr);
     auto no = std::make_shared<If>(Literal::make(Scalar::of(false)), w, nullptr);
-    EXPECT_EQ(simplify(ctx, yes), w);
-    EXPECT_TRUE(is_nothing(simplify(ctx, no)));
+    EXPECT_EQ(simplify_stmt(ctx, yes), w);
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, no)));
     // let t = 0 { y += t * x }: the literal flows in, and the write of 0 disappears.
     auto let = std::make_shared<Let>("t", f(0), write("add", call("mul", Variable::make("t", ValueType::Float64), x(true))));
-    EXPECT_TRUE(is_nothing(simplify(ctx, let)));
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, let)));
     // An empty loop disappears.
     auto loop = std::make_shared<For>("i", f(0), f(5), no);
-    EXPECT_TRUE(is_nothing(simplify(ctx, loop)));
+    EXPECT_TRUE(is_nothing(simplify_stmt(ctx, loop)));
 }
 
 TEST(CompilerPriority, TableOrder) {
@@ -141,7 +144,7 @@ TEST(CompilerTruncate, SpikeBecomesRunOrSwitch) {
     auto unknown = truncate(ctx, spike, whole, {c_int(0), v("mid")});
     ASSERT_EQ(unknown->kind, LoopletKind::Switch);
     EXPECT_EQ(unknown->as<Switch>()->cases.size(), 2u);
-    auto run = make_looplet<compiler::Run>(Literal::make(Scalar::of(1.0)));
+    auto run = make_looplet<looplets::Run>(Literal::make(Scalar::of(1.0)));
     EXPECT_EQ(truncate(ctx, run, whole, {c_int(3), v("mid")}), run);
 }
 

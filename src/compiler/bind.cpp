@@ -5,10 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "levels/leaf_format.hpp"
+#include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
-#include "looplets/slice.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
+#include "wrappers/slice.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -83,8 +86,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
                                         "only reads {}: only an output can start from its values",
                                         name, name));
             if (it->second.format.leaf() != Leaf::Element ||
-                std::any_of(it->second.format.levels().begin(), it->second.format.levels().end(),
-                            [](const LevelSpec& l) { return l.kind != "dense"; }))
+                !levels::all_levels_implicit(it->second.format))
                 throw Error(fmt::format("output {} keeps its contents, which compiled code does for "
                                         "dense outputs only, and its format is {} (compute it "
                                         "dense and convert, as evaluate_compiled does)",
@@ -146,7 +148,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
             const TensorBinding& t = *kt.bindings.at(a->tensor);
             if (k >= t.dims.size()) continue; // an arity mismatch, reported elsewhere
             slice_extent.emplace(idx->name, ctx.local(idx->name + "_extent",
-                                                      slice_length(*idx->slice, t.dims[k])));
+                                                      wrappers::slice_length(*idx->slice, t.dims[k])));
         }
     });
     ir::visit(program.body, [&](const ir::Stmt& s) {
@@ -169,10 +171,13 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
     });
 
     int slot = 0;
-    auto bind_buffer = [&](TensorBinding& t, const std::string& buffer, ValueType type) {
+    auto bind_buffer = [&](TensorBinding& t, const levels::BufferSpec& spec) {
+        const std::string& buffer = spec.name;
+        const ValueType type = spec.type;
         BufferBinding b;
         b.slot = slot++;
         b.name = buffer;
+        b.role = spec.role;
         b.type = type;
         b.output = t.output;
         b.data = ctx.fresh(t.name + "_" + buffer);
@@ -191,12 +196,15 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
     for (const auto& name : kt.order()) {
         TensorBinding& t = *kt.bindings.at(name);
         for (const auto& spec : t.format.levels()) {
+            const levels::LevelFormat& format = levels::level_format(spec.kind);
+            t.level_facts.push_back({&levels::level_codegen(spec.kind), format.properties()});
             std::vector<BufferBinding> level;
-            for (const auto& bs : levels::level_format(spec.kind).buffers(spec))
-                level.push_back(bind_buffer(t, bs.name, bs.type));
+            for (const auto& bs : format.buffers(spec)) level.push_back(bind_buffer(t, bs));
             t.levels.push_back(std::move(level));
         }
-        if (t.format.leaf() == Leaf::Element) t.values = bind_buffer(t, "values", t.type);
+        const levels::LeafFormat& leaf = levels::leaf_format(t.format.leaf());
+        t.leaf_face = &levels::leaf_codegen(t.format.leaf());
+        for (const auto& bs : leaf.buffers(t.type)) t.values = bind_buffer(t, bs);
     }
     kt.num_buffers = slot;
     return kt;

@@ -14,10 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "compiler/lower_ctx.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/ir/program.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

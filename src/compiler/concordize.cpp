@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "levels/level_format.hpp"
 #include "siskin/ir/visit.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -124,7 +126,7 @@ bool reads_discordantly(const ir::Access& a, const Format& format, const std::ve
         int d = loop_depth(a.indices.at(static_cast<size_t>(order[k])), loops);
         // `follow` asks for random access explicitly.
         bool follow = a.protocols.at(static_cast<size_t>(order[k])) == "follow";
-        if (d >= 0 && d < deepest && levels[level_of[k]].kind != "dense" && !follow) return true;
+        if (d >= 0 && d < deepest && !levels::properties_of(levels[level_of[k]]).implicit && !follow) return true;
         deepest = std::max(deepest, d);
     }
     return false;

@@ -11,6 +11,7 @@
 
 #include "siskin/compiler.hpp"
 #include "siskin/ir/program.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

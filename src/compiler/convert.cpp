@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 
 #include "levels/level_codegen.hpp"
-#include "looplets/slice.hpp"
+#include "levels/level_format.hpp"
 #include "siskin/error.hpp"
+#include "wrappers/slice.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -145,8 +147,7 @@ private:
         const TensorBinding& t = kt_.at(a.tensor);
         // A workspace is read by the copy of its own pass (a sparsebytemap one drains itself).
         // A sparse output is readable once frozen: after the last statement that writes it.
-        bool sparse = std::any_of(t.format.levels().begin(), t.format.levels().end(),
-                                  [](const LevelSpec& l) { return l.kind != "dense"; });
+        bool sparse = !levels::all_levels_implicit(t.format);
         if (!write && t.output && !t.workspace && sparse) {
             const auto& [statement, at] = last_write_.at(a.tensor);
             if (statement >= top)
@@ -167,7 +168,7 @@ private:
             protos.push_back(a.protocols.at(static_cast<size_t>(mode)));
         }
         if (t.format.levels().empty()) {
-            const auto& leaf = levels::leaf_codegen(t.format.leaf());
+            const auto& leaf = t.leaf();
             return write ? leaf.write(ctx_, t, c_int(0), std::nullopt) : leaf.read(ctx_, t, c_int(0));
         }
         // All writes of a tensor with the same subscripts are one fibre: one loop may write it.
@@ -218,7 +219,7 @@ private:
         // fibre after fibre would need a different writer.
         if (write)
             for (const auto& level : t.format.levels())
-                if (level.kind != "dense")
+                if (!levels::properties_of(level).implicit)
                     throw Error(fmt::format("{}output {} is written through the slice {}({}); "
                                             "compiled code writes into slices of dense outputs "
                                             "only, and {} has a {} level (give it a dense format)",
@@ -239,7 +240,8 @@ private:
             c.at_least = r->second.second;
         }
         slice_checks.push_back(std::move(c));
-        return Index::sliced(idx.name, slice_first(sl, t.dims.at(static_cast<size_t>(mode))), sl.step);
+        return Index::wrapped(
+            idx.name, wrappers::slice_window(wrappers::slice_first(sl, t.dims.at(static_cast<size_t>(mode))), sl.step));
     }
 
     // A level appended in order (sparselist, runlist, ...) is written in one pass, fibre after
@@ -249,8 +251,9 @@ private:
     void check_one_write_site(const TensorBinding& t, const ir::Access& a, const std::string& key) {
         auto [it, first] = write_sites_.emplace(t.name, key);
         if (first || it->second == key) return;
-        for (const auto& level : t.format.levels()) {
-            if (levels::level_codegen(level.kind).random_write()) continue;
+        for (int l = 0; l < t.num_levels(); ++l) {
+            const LevelSpec& level = t.format.levels()[static_cast<size_t>(l)];
+            if (!t.properties(l).append_only) continue;
             throw Error(fmt::format("{}output {} is written through two different subscript lists; "
                                     "its {} level is appended in order, once per fibre, so compiled "
                                     "code writes it through one subscript list only (or give {} a "

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "compiler/bind.hpp"
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

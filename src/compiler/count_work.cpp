@@ -1,6 +1,7 @@
 #include "compiler/count_work.hpp"
 
 #include <vector>
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

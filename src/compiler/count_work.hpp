@@ -2,6 +2,7 @@
 // Work-count instrumentation (CompileOptions::count_work): every execution of a loop body in the
 // generated C adds one to an exported counter, which Kernel::last_work() reads after a run.
 #include "codegen/c_ast.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -5,6 +5,7 @@
 
 #include "simplify/simplify.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

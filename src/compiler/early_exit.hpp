@@ -13,25 +13,13 @@
 #include <optional>
 #include <string>
 
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ctx.hpp"
 #include "siskin/value.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
-/// The output element a nest may stop on, and the value at which it stops.
-struct ExitCondition {
-    const TensorBinding* tensor;
-    Scalar value; // of the output's type
-};
-
 /// Whether the nest `loop` may exit early, and when.
 std::optional<ExitCondition> early_exit_of(const For& loop);
-
-/// An exit being lowered: assignments of `tensor` jump to `label` when they store `value`.
-struct EarlyExit {
-    ExitCondition when;
-    std::string label;
-    bool used = false; // a goto was emitted
-};
 
 } // namespace siskin::compiler

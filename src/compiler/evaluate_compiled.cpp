@@ -6,6 +6,7 @@
 
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
+#include "levels/level_format.hpp"
 #include "passes/declared_fills.hpp"
 #include "passes/output_fill.hpp"
 #include "passes/output_start.hpp"
@@ -39,11 +40,6 @@ bool written_through_slice(const ir::Program& program, const std::string& output
     return found;
 }
 
-bool has_sparse_level(const Format& format) {
-    for (const auto& level : format.levels())
-        if (level.kind != "dense") return true;
-    return false;
-}
 
 } // namespace
 
@@ -104,7 +100,7 @@ CompiledProgram compile_for(const ir::Program& program,
             s.fill = infer_output_fill(program, name, s.type, input_fills).cast(s.type);
         }
         s.format = format.with_index_bits(output_index_bits(shape));
-        if (has_sparse_level(format) && written_through_slice(program, name)) {
+        if (!levels::all_levels_implicit(format) && written_through_slice(program, name)) {
             // Kernels write windows of dense outputs only: this one is computed dense (all
             // fill outside the window) and converted, which drops the fill as the reference does.
             convert_after.emplace(name, s.format);

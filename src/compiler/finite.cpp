@@ -1,7 +1,9 @@
 #include "compiler/finite.hpp"
 
+#include "levels/level_format.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -23,7 +25,7 @@ bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>
             auto it = inputs.find(a->tensor);
             if (it == inputs.end()) return;
             for (const auto& level : it->second->format().levels())
-                if (level.kind != "dense") found = true;
+                if (!levels::properties_of(level).implicit) found = true;
         }
     });
     return found;

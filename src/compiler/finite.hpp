@@ -8,6 +8,7 @@
 
 #include "siskin/ir/program.hpp"
 #include "siskin/tensor.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin {
 

@@ -203,7 +203,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         std::string narrow;
         for (const auto& name : plan.visible_outputs)
             for (const auto& level : plan.signatures.at(name).format.levels())
-                if (level.kind != "dense" && level.index_bits == 32) {
+                if (!levels::properties_of(level).implicit && level.index_bits == 32) {
                     narrow += (narrow.empty() ? "" : ", ") + name;
                     break;
                 }

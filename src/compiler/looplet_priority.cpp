@@ -1,6 +1,7 @@
 #include "compiler/looplet_priority.hpp"
 
 #include "siskin/error.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -25,21 +26,6 @@ LoopletKind highest_priority(const std::vector<LoopletKind>& kinds) {
     for (LoopletKind k : kinds)
         if (looplet_priority(k) > looplet_priority(best)) best = k;
     return best;
-}
-
-std::string_view looplet_kind_name(LoopletKind k) {
-    switch (k) {
-    case LoopletKind::Lookup: return "Lookup";
-    case LoopletKind::Run: return "Run";
-    case LoopletKind::Spike: return "Spike";
-    case LoopletKind::Sequence: return "Sequence";
-    case LoopletKind::Stepper: return "Stepper";
-    case LoopletKind::Jumper: return "Jumper";
-    case LoopletKind::Switch: return "Switch";
-    case LoopletKind::Thunk: return "Thunk";
-    case LoopletKind::Shift: return "Shift";
-    }
-    return "?";
 }
 
 } // namespace siskin::compiler

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "looplets/looplet.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -14,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "compiler/lower_ctx.hpp"
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/lower_ir.hpp"
 #include "looplets/looplet.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -54,8 +55,6 @@ LStmt truncate_all(LowerCtx& ctx, const LStmt& body, const std::string& index, c
 /// `guard`: a test equivalent to ext.lo < ext.hi to use instead of it (Phase::nonempty).
 void lower_range(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
                  const std::optional<cast::Expr>& guard = std::nullopt);
-/// The C expression of a closed scalar expression.
-cast::Expr c_value(LowerCtx& ctx, const LExpr& e);
 /// Emits an if/else-if chain; branches must not all be empty. A trailing empty else is dropped.
 void emit_chain(LowerCtx& ctx, const std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>>& branches);
 

@@ -3,6 +3,7 @@
 // wider range themselves (usually a walk over several of their chunks, which a fill region of
 // the leader then removes). Two jumpers gallop: each step skips to the larger next coordinate.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -9,6 +9,7 @@
 
 #include "compiler/lower.hpp"
 #include "simplify/collapse.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -5,15 +5,17 @@
 #include <fmt/ranges.h>
 
 #include "compiler/looplet_priority.hpp"
+#include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/storage_order_reduction.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
-#include "looplets/slice.hpp"
+#include "lowering/index_wrapper.hpp"
 #include "looplets/truncate.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -145,7 +147,7 @@ std::string subscripts_key(const std::vector<LExpr>& subs) {
     std::string key;
     for (const auto& s : subs) {
         if (const auto* i = s->as<Index>())
-            key += "i:" + i->name + (i->first ? fmt::format("@{}/{}", expr_key(*i->first), i->step) : "");
+            key += "i:" + i->name + (i->wrapper ? "@" + i->wrapper->key() : "");
         else if (const auto* l = s->as<Literal>()) key += "l:" + l->value.to_string();
         else if (const auto* c = s->as<CValue>()) key += "c:" + expr_key(c->expr);
         else key += fmt::format("n:{}", static_cast<const void*>(s.get()));
@@ -161,25 +163,6 @@ std::string fibre_key(const Fiber& f) {
 }
 
 } // namespace
-
-cast::Expr c_value(LowerCtx& ctx, const LExpr& e) {
-    switch (e->kind) {
-    case NodeKind::Literal: return cast::lit(e->as<Literal>()->value);
-    case NodeKind::CValue: return e->as<CValue>()->expr;
-    case NodeKind::Call: {
-        const auto& c = *e->as<Call>();
-        std::vector<ValueType> types;
-        std::vector<cast::Expr> args;
-        for (const auto& a : c.args) {
-            types.push_back(a->type);
-            args.push_back(c_value(ctx, a));
-        }
-        return ctx.apply(*c.op, types, args);
-    }
-    default: break;
-    }
-    SISKIN_ASSERT(false, "an expression reached code generation before it was lowered");
-}
 
 void emit_chain(LowerCtx& ctx,
                 const std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>>& branches) {
@@ -212,7 +195,7 @@ void emit_chain(LowerCtx& ctx,
 }
 
 void lower_body(LowerCtx& ctx, const LStmt& input) {
-    LStmt s = simplify(ctx, input);
+    LStmt s = simplify_stmt(ctx, input);
     if (is_nothing(s)) return;
 
     if (auto hoists = hoists_of(s); !hoists.empty()) {
@@ -235,7 +218,7 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
         // few arithmetic instructions cost less than a branch on the slot (mispredicted at
         // every stored entry of a sparse operand).
         if (sel->first_total && untested_read_pays(s) &&
-            is_nothing(simplify(ctx, with_case(sel->cases.back().value))))
+            is_nothing(simplify_stmt(ctx, with_case(sel->cases.back().value))))
             return lower_body(ctx, with_case(sel->cases.front().value));
         std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> branches;
         auto claims = ctx.claims();
@@ -293,7 +276,7 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
 void lower_for(LowerCtx& ctx, const For& loop) {
     cast::Expr lo = c_value(ctx, simplify_expr(ctx, loop.lo));
     cast::Expr hi = c_value(ctx, simplify_expr(ctx, loop.hi));
-    LStmt body = simplify(ctx, loop.body);
+    LStmt body = simplify_stmt(ctx, loop.body);
     if (is_nothing(body)) return;
     ++ctx.depth;
     struct DepthGuard {
@@ -311,14 +294,14 @@ void lower_for(LowerCtx& ctx, const For& loop) {
         const auto* idx = f->subscripts.front()->as<Index>();
         if (!idx || idx->name != loop.index) return;
         const auto& spec = f->tensor->format.levels().at(static_cast<size_t>(f->level));
-        const levels::LevelCodegen& level = levels::level_codegen(spec.kind);
+        const LevelCodegen& level = f->tensor->level(f->level);
         if (f->write) {
             std::string key = fibre_key(*f) + subscripts_key(f->subscripts);
             if (auto it = writes.find(key); it != writes.end()) {
                 unfurled.emplace(f, it->second);
                 return;
             }
-            if (!level.random_write()) {
+            if (f->tensor->properties(f->level).append_only) {
                 if (f->depth != ctx.depth - 1 || !ctx.claim_fibre(f->id))
                     throw Error(fmt::format("output {} would be written out of order: its {} "
                                             "level (mode {}) is append-only, but loop {} writes "
@@ -331,10 +314,9 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                 Error::Kind::Unsupported);
             }
             LoopletPtr looplet = level.unfurl_write(ctx, *f);
-            if (idx->first) // a window of a dense output (convert refuses the others)
-                looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
-                                        f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
-                                        f->tensor->name);
+            if (idx->wrapper) // a window of a dense output (convert refuses the others)
+                looplet = idx->wrapper->unfurl(ctx, looplet, f->tensor->level_dim(f->level, f->sub),
+                                               Extent{lo, hi}, f->tensor->name);
             LExpr u = Unfurled::make(loop.index, looplet, f->type, true, f->tensor);
             writes.emplace(key, u);
             unfurled.emplace(f, u);
@@ -349,11 +331,11 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                     f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
                         Error::Kind::Unsupported);
         LoopletPtr looplet = level.unfurl(ctx, *f, protocol);
-        // A sliced read sees its level's fibre through the window (looplets/slice.hpp).
-        if (idx->first)
-            looplet = slice_looplet(ctx, looplet, *idx->first, idx->step,
-                                    f->tensor->level_dim(f->level, f->sub), Extent{lo, hi},
-                                    fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
+        // A wrapped read sees its level's fibre through the wrapper (index_wrapper.hpp).
+        if (idx->wrapper)
+            looplet = idx->wrapper->unfurl(ctx, looplet, f->tensor->level_dim(f->level, f->sub),
+                                           Extent{lo, hi},
+                                           fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
                                                 spec.modes.at(static_cast<size_t>(f->sub))));
         unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
     });
@@ -362,7 +344,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
 }
 
 void lower_extent(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& input) {
-    LStmt body = simplify(ctx, input);
+    LStmt body = simplify_stmt(ctx, input);
     if (is_nothing(body)) return;
     if (ctx.prover().le(ext.hi, ext.lo)) return;
     auto looplets = unfurled_of(body, index);

@@ -1,6 +1,7 @@
 // Run: the access takes its run's value on the whole extent; the simplifier then removes or
 // collapses the loop.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

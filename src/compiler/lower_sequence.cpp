@@ -3,6 +3,7 @@
 // Combinations the prover shows empty, or whose body simplifies to nothing, emit no code; the
 // others are guarded by `if (lo < hi)` unless provably non-empty.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -1,6 +1,7 @@
 // Shift: no loop of its own; the translation is pushed into the wrapped looplet.
 #include "compiler/lower.hpp"
 #include "looplets/truncate.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

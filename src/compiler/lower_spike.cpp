@@ -1,6 +1,7 @@
 // Spike: every spike is Run(body) on [lo, hi-1) and its tail at hi-1, so the extent splits in
 // two; the other looplets are truncated to each part.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

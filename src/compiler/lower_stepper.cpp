@@ -6,6 +6,7 @@
 // lowered as `for (; p < end; p++)`, the loop a person would write for CSR.
 #include "compiler/lower.hpp"
 #include "looplets/truncate.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

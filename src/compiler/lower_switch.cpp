@@ -1,6 +1,7 @@
 // Switch: an if/else chain over the cases of the first switch; the others are lowered inside
 // each branch, so every combination of cases gets its own code.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

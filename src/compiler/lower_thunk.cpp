@@ -1,6 +1,7 @@
 // Thunk: the set-up code runs before the loop, the clean-up after it; the body is lowered in
 // between, knowing the facts the set-up establishes.
 #include "compiler/lower.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

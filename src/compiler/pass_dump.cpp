@@ -9,6 +9,7 @@
 
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "siskin/ir/program.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

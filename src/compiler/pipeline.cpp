@@ -12,6 +12,7 @@
 #include "compiler/pass_dump.hpp"
 #include "passes/declared_fills.hpp"
 #include "levels/level_codegen.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin {
 
@@ -83,9 +84,8 @@ KernelPlan plan_kernel(const ir::Program& program,
             for (const auto& level : t.levels)
                 for (const auto& b : level) {
                     output_arrays.emplace(b.data, cast::Type::of(b.type));
-                    // The levels' position buffers (levels/README.md): the kernel counts
-                    // positions in int64 and stores them here.
-                    if (b.type == ValueType::Int32 && (b.name == "pos" || b.name == "ofs"))
+                    // The kernel counts positions in int64 and stores them here.
+                    if (b.type == ValueType::Int32 && b.role == BufferRole::Positions)
                         narrow_positions.insert(b.data);
                 }
             if (t.values) output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));

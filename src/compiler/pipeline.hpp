@@ -23,6 +23,7 @@
 #include "compiler/workspaces.hpp"
 #include "compiler/convert.hpp"
 #include "siskin/compiler.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -5,14 +5,16 @@
 
 #include <fmt/format.h>
 
+#include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
-#include "compiler/lower_ctx.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -98,7 +100,7 @@ bool covers_whole(const Nest& n, const Fiber& f) {
         for (size_t m = 0; m < spec.modes.size(); ++m, ++k) {
             if (k >= f.subscripts.size()) return false;
             const auto* idx = f.subscripts[k]->as<Index>();
-            if (!idx || idx->first || !seen.insert(idx->name).second) return false;
+            if (!idx || idx->wrapper || !seen.insert(idx->name).second) return false;
             const For* loop = nullptr;
             for (const For* candidate : n.loops)
                 if (candidate->index == idx->name) loop = candidate;
@@ -109,7 +111,7 @@ bool covers_whole(const Nest& n, const Fiber& f) {
                 expr_key(hi->expr) != expr_key(t.level_dim(l, static_cast<int>(m))))
                 return false;
         }
-        if (!levels::level_codegen(spec.kind).stored_range(t, l, c_int(0), c_int(1))) return false;
+        if (!t.level(l).stored_range(t, l, c_int(0), c_int(1))) return false;
     }
     return k == f.subscripts.size();
 }
@@ -147,10 +149,10 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
     std::optional<cast::Expr> missing;
     for (int l = read->level; l < t.num_levels(); ++l) {
         const auto& spec = t.format.levels()[static_cast<size_t>(l)];
-        auto range = levels::level_codegen(spec.kind).stored_range(t, l, lo, hi);
+        auto range = t.level(l).stored_range(t, l, lo, hi);
         cast::Expr next_lo = ctx.local(t.name + "_first", range->first);
         cast::Expr next_hi = ctx.local(t.name + "_end", range->second);
-        if (!levels::level_format(spec.kind).properties().full) {
+        if (!t.properties(l).full) {
             // In double: a product of extents may exceed int64, and one that rounds can only
             // be larger than any count of stored positions.
             cast::Expr full = as_double(c_sub(hi, lo));
@@ -169,7 +171,7 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
     auto reduce_into_output = [&](const LExpr& rhs) {
         lower_body(ctx, std::make_shared<Assign>(a.tensor, a.lhs, a.op, rhs, a.single_write));
     };
-    const levels::LeafCodegen& leaf = levels::leaf_codegen(t.format.leaf());
+    const LeafCodegen& leaf = t.leaf();
 
     if (leaf.read(ctx, t, lo)->as<Literal>()) {
         // A pattern: every stored element has the same value.

@@ -17,11 +17,11 @@
 // over its whole dimension and no protocol written for it (`A[i, walk(j)]` keeps the nest),
 // nothing else read but constants, and A's levels all dense, sparselist or coo (each position
 // one stored coordinate, so the values array holds each element once).
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
-class LowerCtx;
 
 /// Lowers `loop` as a storage-order reduction and returns true, or returns false (nothing
 /// emitted) when the nest is not one.

@@ -12,6 +12,7 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
@@ -51,9 +52,7 @@ ir::Stmt wrap(const std::vector<std::string>& loops, size_t from, size_t to, ir:
 // halve the list's traffic while it is sorted and copied.
 Format workspace_format(const Format& format) {
     const LevelSpec& last = format.levels().back();
-    const auto* level = levels::find_level_format(last.kind);
-    const auto* face = level ? level->codegen() : nullptr;
-    if (face && !face->random_write())
+    if (levels::properties_of(last).append_only)
         return Format({{.kind = "sparsebytemap", .modes = {0}, .index_bits = last.index_bits == 32 ? 32 : 64}},
                       Leaf::Element);
     return Format::dense(1).with_index_bits(64);
@@ -106,9 +105,7 @@ private:
         auto sig = out_.signatures.find(out);
         if (a.op.empty() || sig == out_.signatures.end() || assigns_[out] != 1) return std::nullopt;
         const Format& format = sig->second.format;
-        bool sparse = std::any_of(format.levels().begin(), format.levels().end(),
-                                  [](const LevelSpec& l) { return l.kind != "dense"; });
-        if (!sparse) return std::nullopt;
+        if (levels::all_levels_implicit(format)) return std::nullopt;
 
         std::vector<std::string> loops;
         for (const auto* f : nest.loops) loops.push_back(f->index);
@@ -209,7 +206,7 @@ private:
         ir::Stmt sum = wrap(chosen, p, chosen.size(), ir::Assign::make(w_at, a.op, a.rhs, a.pos), a.pos);
         // A sparsebytemap workspace empties itself as the copy reads it; a dense one is reset.
         std::vector<ir::Stmt> copy_body{ir::Assign::make(a.lhs, "", w_at, a.pos)};
-        if (ws.format.levels().front().kind == "dense")
+        if (levels::properties_of(ws.format.levels().front()).implicit)
             copy_body.push_back(ir::Assign::make(w_at, "", ir::Literal::make(ws.fill), a.pos));
         ir::Stmt copy = ir::For::make(j, ir::Block::make(std::move(copy_body)), nullptr, nullptr, a.pos);
         return wrap(chosen, 0, p, ir::Block::make({sum, copy}), a.pos);

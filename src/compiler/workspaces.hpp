@@ -23,6 +23,7 @@
 #include "compiler/bind.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/ir/program.hpp"
+#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 

@@ -7,14 +7,12 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // SparseCOO, codegen face. Reading (walk protocol): one level stores k coordinates per position,
 // sorted lexicographically within a fibre. Mode d of the level is unfurled over a range of
@@ -104,7 +102,6 @@ public:
                     Error::Kind::Unsupported);
     }
 
-    bool random_write() const override { return false; }
 
     std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(
         const TensorBinding& t, int level, const cast::Expr& lo, const cast::Expr& hi) const override {
@@ -195,7 +192,7 @@ private:
         LExpr inner = child_fiber(ctx, f, {count}, d);
         cast::Expr keep = d;
         if (f.level + 1 == t.num_levels())
-            keep = cast::bin(cast::BinaryOp::LogAnd, d, leaf_codegen(t.format.leaf()).holds_value(ctx, t, count));
+            keep = cast::bin(cast::BinaryOp::LogAnd, d, t.leaf().holds_value(ctx, t, count));
         std::vector<cast::Expr> coords(f.pos.begin() + 1, f.pos.end());
         coords.push_back(i);
         ValueType itype = t.index_type(f.level);
@@ -223,12 +220,12 @@ public:
     std::string_view name() const override { return "coo"; }
     LevelProperties properties() const override {
         return {.min_modes = 1, .max_modes = 1 << 20, .full = false, .ordered = true,
-                .unique = true};
+                .unique = true, .append_only = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
-        std::vector<BufferSpec> out{{"pos", index_type(spec.index_bits)}};
+        std::vector<BufferSpec> out{{"pos", index_type(spec.index_bits), BufferRole::Positions}};
         for (size_t k = 0; k < spec.modes.size(); ++k)
-            out.push_back({crd_name(k), index_type(spec.index_bits)});
+            out.push_back({crd_name(k), index_type(spec.index_bits), BufferRole::Coordinates});
         return out;
     }
 

@@ -7,14 +7,12 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // Dense, codegen face: the child position of coordinate i in fibre p is p * n + i; every
 // protocol reads it with a Lookup, and writes go anywhere in any order.
@@ -30,7 +28,6 @@ public:
         return child_fiber(ctx, f, {position(f, c_value(ctx, f.subscripts.front()))}, f.dirty);
     }
 
-    bool random_write() const override { return true; }
     void declare(LowerCtx&, const TensorBinding&, int) const override {}
 
     void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
@@ -81,7 +78,8 @@ public:
     std::string_view name() const override { return "dense"; }
     std::vector<std::string_view> aliases() const override { return {"d"}; }
     LevelProperties properties() const override {
-        return {.min_modes = 1, .max_modes = 1, .full = true, .ordered = true, .unique = true};
+        return {.min_modes = 1, .max_modes = 1, .full = true, .ordered = true, .unique = true,
+                .implicit = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec&) const override { return {}; }
 

@@ -2,14 +2,12 @@
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // Element leaf, codegen face: the value at position q is values[q].
 class ElementCodegen final : public LeafCodegen {
@@ -60,7 +58,9 @@ public:
     Leaf leaf() const override { return Leaf::Element; }
     std::string_view name() const override { return "element"; }
     void check(ValueType, const Scalar&, const Format&) const override {}
-    std::vector<BufferSpec> buffers(ValueType type) const override { return {{"values", type}}; }
+    std::vector<BufferSpec> buffers(ValueType type) const override {
+        return {{"values", type, BufferRole::Values}};
+    }
     bool keeps(const Scalar&) const override { return true; }
 
     Buffer build(ValueType type, const Scalar& fill, int64_t num_positions,

@@ -11,7 +11,7 @@
 
 namespace siskin::levels {
 
-class LeafCodegen; // level_codegen.hpp
+using lowering::LeafCodegen; // lowering/level_face.hpp
 
 class LeafFormat {
 public:

@@ -2,14 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower_ctx.hpp"
-#include "compiler/prove.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/prove.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::levels {
 
-using namespace compiler;
 
 namespace {
 
@@ -24,7 +23,7 @@ LExpr child_fiber(LowerCtx& ctx, const Fiber& f, std::vector<cast::Expr> pos,
     int next = f.level + 1;
     if (next == t.num_levels()) {
         SISKIN_ASSERT(pos.size() == 1, "a leaf takes one position");
-        const LeafCodegen& leaf = leaf_codegen(t.format.leaf());
+        const LeafCodegen& leaf = t.leaf();
         return f.write ? leaf.write(ctx, t, pos[0], dirty) : leaf.read(ctx, t, pos[0]);
     }
     return std::make_shared<Fiber>(f.tensor, f.type, next, 0, std::move(pos), rest(f.subscripts),
@@ -42,14 +41,13 @@ LExpr fill_leaf(const Fiber& f) { return Literal::make(f.tensor->fill); }
 void init_child_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
                       const cast::Expr& hi) {
     int next = level + 1;
-    if (next == t.num_levels()) return leaf_codegen(t.format.leaf()).init_slots(ctx, t, lo, hi);
-    const auto& spec = t.format.levels().at(static_cast<size_t>(next));
-    level_codegen(spec.kind).init_slots(ctx, t, next, lo, hi);
+    if (next == t.num_levels()) return t.leaf().init_slots(ctx, t, lo, hi);
+    t.level(next).init_slots(ctx, t, next, lo, hi);
 }
 
 void declare_output(LowerCtx& ctx, const TensorBinding& t) {
     for (int k = 0; k < t.num_levels(); ++k)
-        level_codegen(t.format.levels()[static_cast<size_t>(k)].kind).declare(ctx, t, k);
+        t.level(k).declare(ctx, t, k);
     // An output that keeps its contents arrives with every slot holding its starting value.
     if (!t.keep_contents) init_child_slots(ctx, t, -1, c_int(0), c_int(1));
 }
@@ -57,8 +55,8 @@ void declare_output(LowerCtx& ctx, const TensorBinding& t) {
 void freeze_output(LowerCtx& ctx, const TensorBinding& t) {
     cast::Expr count = c_int(1);
     for (int k = 0; k < t.num_levels(); ++k)
-        count = level_codegen(t.format.levels()[static_cast<size_t>(k)].kind).freeze(ctx, t, k, count);
-    leaf_codegen(t.format.leaf()).freeze(ctx, t, count);
+        count = t.level(k).freeze(ctx, t, k, count);
+    t.leaf().freeze(ctx, t, count);
 }
 
 void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,

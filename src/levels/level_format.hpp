@@ -22,28 +22,26 @@
 #include <string_view>
 #include <vector>
 
+#include "lowering/level_properties.hpp"
 #include "siskin/format.hpp"
 #include "siskin/tensor.hpp"
 
+namespace siskin::lowering {
+class LevelCodegen; // lowering/level_face.hpp: what lowering asks of a level
+class LeafCodegen;
+}
+
 namespace siskin::levels {
 
-class LevelCodegen; // level_codegen.hpp: what the compiler asks of a level
+using lowering::LevelCodegen;
+using lowering::BufferRole;
+using lowering::LevelProperties;
 
-/// What a level can do, as named fields rather than a row of booleans.
-struct LevelProperties {
-    int min_modes = 1;   // tensor dimensions one level covers: at least ...
-    int max_modes = 1;   // ... and at most (coo: any number)
-    bool full = false;   // every coordinate of a fibre has a position (dense)
-    bool ordered = true; // positions of a fibre hold increasing coordinates
-    bool unique = true;  // no coordinate appears twice in a fibre
-    // Runtime-face extension for levels whose positions are not one stored coordinate each:
-    bool runs = false;        // a position may cover several consecutive coordinates (runlist)
-    bool stores_fill = false; // build makes positions no entry names, holding the fill (band gaps)
-};
 
 struct BufferSpec {
     std::string name;
     ValueType type;
+    BufferRole role;
 };
 
 /// The entries [begin, end) of one fibre: its positions, except where the level's fibre_entry
@@ -148,6 +146,14 @@ const LevelFormat& level_format(std::string_view name);
 const std::vector<const LevelFormat*>& level_formats();
 /// "dense (d), sparselist (s, compressed), coo": for error messages.
 std::string known_level_names();
+
+/// The properties of a level of a format (a registry lookup of its kind).
+LevelProperties properties_of(const LevelSpec& spec);
+/// Whether every level of `format` is implicit: it stores no coordinates, as a dense array.
+bool all_levels_implicit(const Format& format);
+/// Whether `format` is a compressed matrix: an implicit level over one sparselist level, with
+/// values (the layout of the counting-sort transpose, tensor/transpose.cpp).
+bool is_compressed_matrix(const Format& format);
 
 // Helpers the level files share.
 

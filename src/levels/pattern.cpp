@@ -6,14 +6,12 @@
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // Pattern leaf, codegen face: every stored entry reads as true. Writing: an entry is stored iff
 // its value is true, and the sparse level above keeps a slot iff its dirty flag is set, so the

@@ -1,6 +1,8 @@
 // The registry of level and leaf formats. Registration is an explicit list, not static
 // initialisers, because siskin is a static library and the linker drops object files nothing
 // refers to.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -71,6 +73,13 @@ std::string known_level_names() {
         if (!aliases.empty()) out += fmt::format(" ({})", fmt::join(aliases, ", "));
     }
     return out;
+}
+
+LevelProperties properties_of(const LevelSpec& spec) { return level_format(spec.kind).properties(); }
+
+bool all_levels_implicit(const Format& format) {
+    return std::all_of(format.levels().begin(), format.levels().end(),
+                       [](const LevelSpec& l) { return properties_of(l).implicit; });
 }
 
 const LeafFormat& leaf_format(Leaf leaf) {

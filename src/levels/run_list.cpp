@@ -15,8 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
@@ -25,7 +24,6 @@ namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // RunList, codegen face. Fibre r holds runs pos[r] .. pos[r+1]-1; run q ends (exclusive) at
 // right[q] and its value is the leaf at q. Every protocol but follow reads the fibre as
@@ -84,7 +82,6 @@ public:
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }
 
-    bool random_write() const override { return false; }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
         std::string runs = ctx.fresh(t.name + "_runs" + std::to_string(level));
@@ -139,7 +136,7 @@ public:
             cast::Expr non_fill = cast::bin(
                 cast::BinaryOp::LogOr, cast::bin(cast::BinaryOp::Gt, runs, c_int(1)),
                 cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, runs, c_int(1)),
-                          leaf_codegen(t.format.leaf()).holds_value(ctx, t, w->start)));
+                          t.leaf().holds_value(ctx, t, w->start)));
             post.push_back(cast::If::make(non_fill, cast::assign(*f.dirty, cast::lit(Scalar::of(true)))));
         }
         LoopletPtr slots = make_looplet<Lookup>(
@@ -199,7 +196,7 @@ private:
         cast::Expr right = t.buffer(level, "right").data_var();
         cast::Expr extend = cast::bin(
             cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
-            cast::un(cast::UnaryOp::Not, leaf_codegen(t.format.leaf()).holds_value(ctx, t, last)));
+            cast::un(cast::UnaryOp::Not, t.leaf().holds_value(ctx, t, last)));
         return {cast::If::make(extend,
                                cast::assign(cast::at(right, last),
                                             cast::Cast::make(cast::Type::of(t.index_type(level)), end)),
@@ -239,7 +236,7 @@ private:
         cast::Expr last = c_add(count, -1);
         cast::Expr hi_idx = cast::Cast::make(cast::Type::of(t.index_type(level)), hi);
         cast::Expr merge = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
-                                     leaf_codegen(t.format.leaf()).same_values(ctx, t, count, last));
+                                     t.leaf().same_values(ctx, t, count, last));
         std::vector<cast::Stmt> post{
             cast::If::make(merge, cast::assign(cast::at(right.data_var(), last), hi_idx),
                            cast::Block::make({cast::assign(cast::at(right.data_var(), count), hi_idx),
@@ -272,10 +269,11 @@ public:
     std::vector<std::string_view> aliases() const override { return {"rle"}; }
     LevelProperties properties() const override {
         return {.min_modes = 1, .max_modes = 1, .full = true, .ordered = true, .unique = true,
-                .runs = true, .stores_fill = true};
+                .runs = true, .stores_fill = true, .append_only = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
-        return {{"pos", index_type(spec.index_bits)}, {"right", index_type(spec.index_bits)}};
+        return {{"pos", index_type(spec.index_bits), BufferRole::Positions},
+                {"right", index_type(spec.index_bits), BufferRole::Coordinates}};
     }
 
     void check_place(const Format& format, size_t k) const override {

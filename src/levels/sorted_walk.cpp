@@ -6,12 +6,10 @@
 //           else the walk Stepper (the leader jumped over several of its entries)
 #include "levels/sorted_walk.hpp"
 
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
-using namespace siskin::compiler;
 
 namespace {
 

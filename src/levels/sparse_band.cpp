@@ -12,8 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
@@ -22,7 +21,6 @@ namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // SparseBand, codegen face. With b_end = idx[r], b_start = b_end - (ofs[r+1] - ofs[r]) and
 // b_base = ofs[r+1] - b_end (coordinate i of the block is at position b_base + i), every
@@ -73,7 +71,6 @@ public:
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }
 
-    bool random_write() const override { return false; }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
         auto i64 = cast::Type::of(ValueType::Int64);
@@ -186,7 +183,7 @@ private:
         LExpr inner = child_fiber(ctx, f, {q}, d);
         cast::Expr keep = d;
         if (level + 1 == t.num_levels())
-            keep = cast::bin(cast::BinaryOp::LogAnd, d, leaf_codegen(t.format.leaf()).holds_value(ctx, t, q));
+            keep = cast::bin(cast::BinaryOp::LogAnd, d, t.leaf().holds_value(ctx, t, q));
         std::vector<cast::Stmt> commit{
             cast::If::make(cast::un(cast::UnaryOp::Not, started), cast::assign(w.first, i)),
             cast::assign(count, c_add(q, 1))};
@@ -233,10 +230,11 @@ public:
     std::vector<std::string_view> aliases() const override { return {"band"}; }
     LevelProperties properties() const override {
         return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true,
-                .runs = false, .stores_fill = true};
+                .runs = false, .stores_fill = true, .append_only = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
-        return {{"ofs", index_type(spec.index_bits)}, {"idx", index_type(spec.index_bits)}};
+        return {{"ofs", index_type(spec.index_bits), BufferRole::Positions},
+                {"idx", index_type(spec.index_bits), BufferRole::Coordinates}};
     }
 
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,

@@ -14,8 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "levels/sorted_walk.hpp"
@@ -25,7 +24,6 @@ namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // SparseByteMap, codegen face. Slot q = r*n + i of fibre r is used when tbl[q].
 // Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over srt[pos[r] ..
@@ -67,7 +65,6 @@ public:
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }
 
-    bool random_write() const override { return true; }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
         if (level + 1 != t.num_levels())
@@ -144,7 +141,7 @@ public:
                     keep.push_back(cast::Increment::make(count));
                     cast::Stmt drop = cast::assign(used, cast::lit(Scalar::of(false)));
                     return std::vector<cast::Stmt>{cast::If::make(
-                        used, cast::If::make(leaf_codegen(t.format.leaf()).holds_value(ctx, t, q),
+                        used, cast::If::make(t.leaf().holds_value(ctx, t, q),
                                              cast::Block::make(keep), drop))};
                 });
             });
@@ -245,9 +242,9 @@ public:
                 .runs = false, .stores_fill = false};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
-        return {{"pos", index_type(spec.index_bits)},
-                {"tbl", ValueType::Bool},
-                {"srt", index_type(spec.index_bits)}};
+        return {{"pos", index_type(spec.index_bits), BufferRole::Positions},
+                {"tbl", ValueType::Bool, BufferRole::Flags},
+                {"srt", index_type(spec.index_bits), BufferRole::Coordinates}};
     }
 
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,

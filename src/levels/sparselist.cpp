@@ -6,14 +6,12 @@
 #include "siskin/error.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/sorted_walk.hpp"
-#include "compiler/lower.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 namespace siskin::levels {
 
 namespace {
 
-using namespace siskin::compiler;
 
 // SparseList, codegen face. Fibre r holds positions pos[r] .. pos[r+1]-1 with sorted
 // coordinates crd[q].
@@ -48,7 +46,6 @@ public:
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }
 
-    bool random_write() const override { return false; }
 
     std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(
         const TensorBinding& t, int level, const cast::Expr& lo, const cast::Expr& hi) const override {
@@ -100,7 +97,7 @@ public:
             LExpr inner = child_fiber(c, *fiber, {count}, d);
             std::optional<cast::Expr> keep = d;
             if (leaf_below) {
-                cast::Expr holds = leaf_codegen(t.format.leaf()).holds_value(c, t, count);
+                cast::Expr holds = t.leaf().holds_value(c, t, count);
                 keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
             }
             std::vector<cast::Stmt> commit = c.reserve(crd, c_add(count, 1), /*written_first=*/true);
@@ -170,10 +167,12 @@ public:
     std::string_view name() const override { return "sparselist"; }
     std::vector<std::string_view> aliases() const override { return {"s", "compressed"}; }
     LevelProperties properties() const override {
-        return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true};
+        return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true,
+                .append_only = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
-        return {{"pos", index_type(spec.index_bits)}, {"crd", index_type(spec.index_bits)}};
+        return {{"pos", index_type(spec.index_bits), BufferRole::Positions},
+                {"crd", index_type(spec.index_bits), BufferRole::Coordinates}};
     }
 
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
@@ -245,6 +244,12 @@ public:
 const LevelFormat& sparselist_level() {
     static const SparseListLevel level;
     return level;
+}
+
+bool is_compressed_matrix(const Format& f) {
+    const auto& l = f.levels();
+    return f.leaf() == Leaf::Element && l.size() == 2 && properties_of(l[0]).implicit &&
+           l[1].kind == sparselist_level().name() && l[0].modes.size() == 1;
 }
 
 } // namespace siskin::levels

@@ -27,15 +27,12 @@
 #include <vector>
 
 #include "codegen/c_ast.hpp"
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
 
-namespace siskin::compiler {
+namespace siskin::looplets {
 
-class LowerCtx;
-
-struct Extent {
-    cast::Expr lo, hi;
-};
+// Looplets are written in the floor's vocabulary: lowering-tree nodes, LowerCtx, Extent.
+using namespace lowering;
 
 /// a <= b, known when the looplet is lowered; the lowerer gives them to its prover.
 using Fact = std::pair<cast::Expr, cast::Expr>;
@@ -166,4 +163,4 @@ template <class T, class... A> LoopletPtr make_looplet(A&&... args) {
     return std::make_shared<const T>(std::forward<A>(args)...);
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::looplets

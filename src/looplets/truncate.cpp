@@ -1,9 +1,9 @@
 #include "looplets/truncate.hpp"
 
-#include "compiler/lower_ctx.hpp"
+#include "lowering/lower_ctx.hpp"
 #include "siskin/error.hpp"
 
-namespace siskin::compiler {
+namespace siskin::looplets {
 
 LoopletPtr truncate(LowerCtx& ctx, const LoopletPtr& l, const Extent& from, const Extent& to) {
     switch (l->kind) {
@@ -122,4 +122,4 @@ LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta) {
     SISKIN_ASSERT(false, "unknown looplet kind");
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::looplets

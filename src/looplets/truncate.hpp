@@ -5,7 +5,7 @@
 // Switch, Thunk and Shift truncate their children.
 #include "looplets/looplet.hpp"
 
-namespace siskin::compiler {
+namespace siskin::looplets {
 
 LoopletPtr truncate(LowerCtx& ctx, const LoopletPtr& l, const Extent& from, const Extent& to);
 
@@ -13,4 +13,4 @@ LoopletPtr truncate(LowerCtx& ctx, const LoopletPtr& l, const Extent& from, cons
 /// index i - delta of l.
 LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta);
 
-} // namespace siskin::compiler
+} // namespace siskin::looplets

@@ -1,3 +1,4 @@
+#include "levels/level_format.hpp"
 #include "passes/output_fill.hpp"
 
 #include <optional>
@@ -106,11 +107,6 @@ Findings find(const Program& program, const std::string& output,
     return found;
 }
 
-bool all_dense(const Format& format) {
-    for (const auto& level : format.levels())
-        if (level.kind != "dense") return false;
-    return true;
-}
 
 } // namespace
 
@@ -150,7 +146,7 @@ std::optional<Scalar> produced_fill(const Program& program, const std::string& o
 void check_requested_fill(const Program& program, const std::string& output, ValueType type,
                           const Scalar& requested, const Format& format,
                           const std::map<std::string, Scalar>& input_fills) {
-    if (all_dense(format)) return;
+    if (levels::all_levels_implicit(format)) return;
     std::optional<Scalar> produced = produced_fill(program, output, type, input_fills);
     Scalar want = requested.cast(type);
     if (!produced || produced->same(want)) return;

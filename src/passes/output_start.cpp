@@ -1,4 +1,5 @@
 // with_output_starts: an output spec completed from the tensor the output starts as.
+#include "levels/level_format.hpp"
 #include "passes/output_start.hpp"
 
 #include <algorithm>
@@ -65,8 +66,7 @@ std::map<std::string, OutputSpec> with_output_starts(const ir::Program& program,
 
 bool updates_in_place(const Format& format) {
     if (format.leaf() != Leaf::Element) return false;
-    return std::all_of(format.levels().begin(), format.levels().end(),
-                       [](const LevelSpec& l) { return l.kind == "dense"; });
+    return levels::all_levels_implicit(format);
 }
 
 } // namespace siskin

@@ -2,11 +2,11 @@
 
 #include <set>
 
-#include "compiler/lower_ctx.hpp"
+#include "lowering/lower_ctx.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/operators.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
 
 namespace {
 
@@ -133,7 +133,7 @@ std::optional<LStmt> collapse_loop(LowerCtx& ctx, const Extent& ext, const LStmt
             return std::nullopt;
         }
     }
-    return simplify(ctx, make_block(std::move(out)));
+    return simplify_stmt(ctx, make_block(std::move(out)));
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

@@ -11,10 +11,12 @@
 // Every statement of the body must be such a write, and none may read a tensor the body writes.
 #include <optional>
 
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
 #include "looplets/looplet.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
+
+using namespace lowering;
 
 std::optional<LStmt> collapse_loop(LowerCtx& ctx, const Extent& ext, const LStmt& body);
 
@@ -25,4 +27,4 @@ std::optional<LStmt> collapse_loop(LowerCtx& ctx, const Extent& ext, const LStmt
 /// a fill region. nullopt when the body is not of that form.
 std::optional<LStmt> fix_monotone_index(const std::string& index, const Extent& ext, const LStmt& body);
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

@@ -13,18 +13,19 @@
 //                             write and hits each element once
 //   if true / if false, let of a constant, empty loops and blocks disappear.
 // Loop collapse (collapse.hpp) is applied where the loop's extent is known.
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
 
-class LowerCtx;
+// The simplifier is written in the floor's vocabulary: lowering-tree nodes and LowerCtx.
+using namespace lowering;
 
 /// Simplifies an expression (the rules above, bottom-up) and resolves fibres whose subscripts
 /// became known by random access into their level.
 LExpr simplify_expr(LowerCtx& ctx, const LExpr& e);
-LStmt simplify(LowerCtx& ctx, const LStmt& s);
+LStmt simplify_stmt(LowerCtx& ctx, const LStmt& s);
 
 /// Whether e can be neither inf nor NaN (integers always).
 bool known_finite(const LExpr& e);
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

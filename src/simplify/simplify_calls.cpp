@@ -3,14 +3,14 @@
 // of fibres whose coordinates became known.
 #include <cmath>
 
-#include "compiler/lower_ctx.hpp"
-#include "compiler/resolve.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "simplify/resolve.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
 
 namespace {
 
@@ -187,4 +187,4 @@ LExpr simplify_expr(LowerCtx& ctx, const LExpr& e) {
     return map_expr(e, [&](const LExpr& n) { return rule(ctx, n); });
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

@@ -1,11 +1,11 @@
 // Statement rules: writes that change nothing, if true/false, let of a constant, empty loops
 // and blocks.
-#include "compiler/lower_ctx.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/tensor_binding.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/operators.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
 
 namespace {
 
@@ -49,7 +49,7 @@ LStmt rule(LowerCtx& ctx, const LStmt& s) {
                 if (const auto* v = e->as<Variable>(); v && v->name == n.name) return n.value;
                 return e;
             });
-            return simplify(ctx, body);
+            return simplify_stmt(ctx, body);
         }
         return s;
     }
@@ -67,10 +67,10 @@ LStmt rule(LowerCtx& ctx, const LStmt& s) {
 
 } // namespace
 
-LStmt simplify(LowerCtx& ctx, const LStmt& s) {
+LStmt simplify_stmt(LowerCtx& ctx, const LStmt& s) {
     return map_stmt_shallow(
         s, [&](const LExpr& e) { return simplify_expr(ctx, e); },
         [&](const LStmt& n) { return rule(ctx, n); });
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

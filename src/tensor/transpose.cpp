@@ -16,12 +16,6 @@ namespace siskin::detail {
 
 namespace {
 
-bool is_compressed_2d(const Format& f) {
-    const auto& l = f.levels();
-    return f.leaf() == Leaf::Element && l.size() == 2 && l[0].kind == "dense" &&
-           l[1].kind == "sparselist" && l[0].modes.size() == 1 && l[1].modes.size() == 1;
-}
-
 template <class T> bool equals_fill(T v, T fill) {
     if constexpr (std::is_floating_point_v<T>) return v == fill || (std::isnan(v) && std::isnan(fill));
     else return v == fill;
@@ -93,7 +87,7 @@ template <class F> void with_value_type(ValueType type, F&& f) {
 
 std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target) {
     const Format& from = source.format();
-    if (!is_compressed_2d(from) || !is_compressed_2d(target)) return std::nullopt;
+    if (!levels::is_compressed_matrix(from) || !levels::is_compressed_matrix(target)) return std::nullopt;
     int a = from.levels()[0].modes[0], b = from.levels()[1].modes[0];
     if (target.levels()[0].modes[0] != b || target.levels()[1].modes[0] != a) return std::nullopt;
     if (source.values().type() != source.type()) return std::nullopt;

@@ -10,12 +10,25 @@
 #include <vector>
 
 #include "codegen/c_ast.hpp"
-#include "compiler/early_exit.hpp"
-#include "compiler/lower_ir.hpp"
-#include "compiler/prove.hpp"
-#include "compiler/tensor_binding.hpp"
+#include "lowering/lower_ir.hpp"
+#include "lowering/prove.hpp"
+#include "lowering/tensor_binding.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
+
+/// The output element a reduction nest may stop on, and the value at which it stops
+/// (compiler/early_exit.hpp decides when a nest may).
+struct ExitCondition {
+    const TensorBinding* tensor;
+    Scalar value; // of the output's type
+};
+
+/// An exit being lowered: assignments of `tensor` jump to `label` when they store `value`.
+struct EarlyExit {
+    ExitCondition when;
+    std::string label;
+    bool used = false; // a goto was emitted
+};
 
 class LowerCtx {
 public:
@@ -82,4 +95,7 @@ private:
     std::set<int> zeroed_room_;
 };
 
-} // namespace siskin::compiler
+/// The C expression of a closed scalar expression (is_closed).
+cast::Expr c_value(LowerCtx& ctx, const LExpr& e);
+
+} // namespace siskin::lowering

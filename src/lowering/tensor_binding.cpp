@@ -1,8 +1,8 @@
-#include "compiler/tensor_binding.hpp"
+#include "lowering/tensor_binding.hpp"
 
 #include "siskin/error.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
 const BufferBinding& TensorBinding::buffer(int level, std::string_view buffer_name) const {
     for (const auto& b : levels.at(static_cast<size_t>(level)))
@@ -22,4 +22,19 @@ ValueType TensorBinding::index_type(int level) const {
     return bits == 32 ? ValueType::Int32 : ValueType::Int64;
 }
 
-} // namespace siskin::compiler
+const LevelCodegen& TensorBinding::level(int level) const {
+    const LevelCodegen* face = level_facts.at(static_cast<size_t>(level)).face;
+    SISKIN_ASSERT(face, "level " + std::to_string(level) + " of " + name + " was bound without its face");
+    return *face;
+}
+
+const LeafCodegen& TensorBinding::leaf() const {
+    SISKIN_ASSERT(leaf_face, "the leaf of " + name + " was bound without its face");
+    return *leaf_face;
+}
+
+const LevelProperties& TensorBinding::properties(int level) const {
+    return level_facts.at(static_cast<size_t>(level)).properties;
+}
+
+} // namespace siskin::lowering

@@ -1,11 +1,11 @@
-#include "compiler/prove.hpp"
+#include "lowering/prove.hpp"
 
 #include <map>
 
 #include "codegen/c_printer.hpp"
 #include "siskin/error.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
 namespace {
 
@@ -229,4 +229,4 @@ cast::Expr Prover::max(std::vector<cast::Expr> args) const {
 
 void Prover::assume_le(const cast::Expr& a, const cast::Expr& b) { facts_.emplace_back(a, b); }
 
-} // namespace siskin::compiler
+} // namespace siskin::lowering

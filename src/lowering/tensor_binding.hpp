@@ -1,21 +1,26 @@
 #pragma once
 // How one tensor of a kernel is reached from the generated C: its buffers (by slot in the
-// kernel's `buffers` argument, and the locals the prologue unpacks them into) and the C
-// variables holding its dimensions.
+// kernel's `buffers` argument, and the locals the prologue unpacks them into), the C variables
+// holding its dimensions, and its levels' faces and properties, looked up once when it is bound.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "codegen/c_ast.hpp"
+#include "lowering/level_properties.hpp"
 #include "siskin/format.hpp"
 #include "siskin/value.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
+
+class LevelCodegen;
+class LeafCodegen;
 
 struct BufferBinding {
     int slot = 0;          // index into the kernel's buffers argument
     std::string name;      // the level's name for it ("pos", "crd", "values")
+    BufferRole role = BufferRole::Values;
     ValueType type = ValueType::Int64;
     std::string raw;       // local `siskin_buffer *` variable
     std::string data;      // local typed data pointer variable
@@ -39,6 +44,13 @@ struct TensorBinding {
     std::vector<cast::Expr> dims;                    // per tensor dimension
     std::vector<std::vector<BufferBinding>> levels;  // per level, in LevelStorage order
     std::optional<BufferBinding> values;             // none for a pattern leaf
+    /// Per level, what its format offers lowering (bind looks each level up once).
+    struct LevelFacts {
+        const LevelCodegen* face = nullptr;
+        LevelProperties properties;
+    };
+    std::vector<LevelFacts> level_facts;
+    const LeafCodegen* leaf_face = nullptr;
 
     int num_levels() const { return static_cast<int>(format.levels().size()); }
     const BufferBinding& buffer(int level, std::string_view name) const;
@@ -46,6 +58,10 @@ struct TensorBinding {
     cast::Expr level_dim(int level, int sub = 0) const;
     /// The index type of a level (its crd/pos element type).
     ValueType index_type(int level) const;
+    /// The codegen face of a level, and of the leaf.
+    const LevelCodegen& level(int level) const;
+    const LeafCodegen& leaf() const;
+    const LevelProperties& properties(int level) const;
 };
 
-} // namespace siskin::compiler
+} // namespace siskin::lowering

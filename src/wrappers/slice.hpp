@@ -1,9 +1,9 @@
 #pragma once
-// Sliced reads without copies: the view of a level's looplet through a slice `lo:hi:st`.
+// The slice window, the first index wrapper (lowering/index_wrapper.hpp): a sliced subscript
+// `i(lo:hi:st)` reads coordinate first + st*i at index i of its loop, without copies.
 //
-// A level unfurls the looplet of its fibre over coordinates 0..n-1; a sliced access reads
-// coordinate first + st*i at index i of its loop. slice_looplet turns the former into the latter,
-// for every level at once:
+// A level unfurls the looplet of its fibre over coordinates 0..n-1; the window turns it into the
+// looplet over the loop's indices, for every level at once:
 //   st == 1  a Shift by -first, truncated to the loop's extent: a dense level locates first + i;
 //            a sorted list seeks (gallops) to first and stops at the loop's end.
 //   st > 1   also a stride filter and a projection: a chunk that ends at stored coordinate c
@@ -14,23 +14,20 @@
 //            the low bits and shifts instead of dividing.
 // slice_first / slice_length are the window's bounds as C expressions of the dimension (the
 // host checked that the slice lies inside it).
-#include <string>
+#include <cstdint>
 
-#include "looplets/looplet.hpp"
+#include "codegen/c_ast.hpp"
+#include "lowering/index_wrapper.hpp"
 #include "siskin/ir/program.hpp"
 
-namespace siskin::compiler {
+namespace siskin::wrappers {
 
 /// The window's first coordinate: lo, n + lo for a negative lo, 0 when absent.
 cast::Expr slice_first(const ir::Slice& s, const cast::Expr& dim);
 /// Its number of elements: max(0, ceil((hi - first) / st)).
 cast::Expr slice_length(const ir::Slice& s, const cast::Expr& dim);
 
-/// The looplet over the loop extent `ext` whose index i reads coordinate first + step * i of
-/// `l`, a level's looplet over coordinates [0, dim). `what` names the access for the Error
-/// (Unsupported) thrown for a looplet a stride cannot see through (a galloping Jumper).
-LoopletPtr slice_looplet(LowerCtx& ctx, const LoopletPtr& l, const cast::Expr& first,
-                         int64_t step, const cast::Expr& dim, const Extent& ext,
-                         const std::string& what);
+/// The wrapper whose index i reads coordinate first + step * i (step >= 1).
+lowering::IndexWrapperPtr slice_window(cast::Expr first, int64_t step);
 
-} // namespace siskin::compiler
+} // namespace siskin::wrappers

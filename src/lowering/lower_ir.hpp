@@ -22,12 +22,22 @@
 namespace siskin {
 class Operator;
 }
+namespace siskin::looplets {
+struct Looplet; // looplets/looplet.hpp: the kinds; the floor only passes nests around
+}
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
-struct Looplet;
-using LoopletPtr = std::shared_ptr<const Looplet>;
+using LoopletPtr = std::shared_ptr<const looplets::Looplet>;
+class IndexWrapper; // index_wrapper.hpp
+using IndexWrapperPtr = std::shared_ptr<const IndexWrapper>;
 struct TensorBinding;
+class LowerCtx;
+
+/// The half-open range [lo, hi) of a loop or of a part of one: absolute int64 C expressions.
+struct Extent {
+    cast::Expr lo, hi;
+};
 
 enum class NodeKind { Literal, CValue, Index, Variable, Call, Fiber, Unfurled, Hoist, Select, Slot };
 
@@ -67,19 +77,17 @@ struct CValue final : Node {
     }
 };
 
-/// A loop index not bound to a C variable yet (int64). As a subscript of a sliced read it
-/// carries its window: the access reads coordinate first + step * index (looplets/slice.hpp).
+/// A loop index not bound to a C variable yet (int64). As a subscript it may carry an index
+/// wrapper (index_wrapper.hpp): the access then reads coordinate wrapper->coordinate(index).
 struct Index final : Node {
     static constexpr NodeKind static_kind = NodeKind::Index;
     const std::string name;
-    const std::optional<cast::Expr> first = std::nullopt;
-    const int64_t step = 1;
-    explicit Index(std::string n) : Node(static_kind, ValueType::Int64), name(std::move(n)) {}
-    Index(std::string n, cast::Expr f, int64_t st)
-        : Node(static_kind, ValueType::Int64), name(std::move(n)), first(std::move(f)), step(st) {}
+    const IndexWrapperPtr wrapper;
+    explicit Index(std::string n, IndexWrapperPtr w = nullptr)
+        : Node(static_kind, ValueType::Int64), name(std::move(n)), wrapper(std::move(w)) {}
     static LExpr make(std::string n) { return std::make_shared<Index>(std::move(n)); }
-    static LExpr sliced(std::string n, cast::Expr first, int64_t step) {
-        return std::make_shared<Index>(std::move(n), std::move(first), step);
+    static LExpr wrapped(std::string n, IndexWrapperPtr w) {
+        return std::make_shared<Index>(std::move(n), std::move(w));
     }
 };
 
@@ -286,4 +294,4 @@ LStmt substitute_index(const LStmt& s, const std::string& name, const LExpr& val
 /// Replaces nodes by identity.
 LStmt replace_nodes(const LStmt& s, const std::function<LExpr(const Node*)>& lookup);
 
-} // namespace siskin::compiler
+} // namespace siskin::lowering

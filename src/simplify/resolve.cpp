@@ -1,20 +1,20 @@
-#include "compiler/resolve.hpp"
+#include "simplify/resolve.hpp"
 
 #include <fmt/format.h>
 
-#include "compiler/lower_ctx.hpp"
-#include "compiler/tensor_binding.hpp"
-#include "levels/level_codegen.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "lowering/tensor_binding.hpp"
+#include "lowering/level_face.hpp"
 #include "siskin/error.hpp"
 
-namespace siskin::compiler {
+namespace siskin::simplify {
 
 LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
     if (f.subscripts.empty() || !is_closed(f.subscripts.front())) return nullptr;
     const auto& spec = f.tensor->format.levels().at(static_cast<size_t>(f.level));
-    const levels::LevelCodegen& level = levels::level_codegen(spec.kind);
+    const LevelCodegen& level = f.tensor->level(f.level);
     if (!f.write) return level.locate(ctx, f);
-    if (!level.random_write())
+    if (f.tensor->properties(f.level).append_only)
         throw Error(fmt::format("output {} would be written out of order: its {} level (mode {}) "
                                 "is append-only, and the loops reach it after an index of a "
                                 "lower level; writing it in this loop order is not supported yet "
@@ -25,4 +25,4 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
     return level.locate_write(ctx, f);
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::simplify

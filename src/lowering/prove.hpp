@@ -13,7 +13,7 @@
 
 #include "codegen/c_ast.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
 /// A structural key: equal keys mean equal expressions.
 std::string expr_key(const cast::Expr& e);
@@ -51,4 +51,4 @@ private:
     std::vector<std::pair<cast::Expr, cast::Expr>> facts_;
 };
 
-} // namespace siskin::compiler
+} // namespace siskin::lowering

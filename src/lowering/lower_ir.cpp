@@ -1,12 +1,13 @@
-#include "compiler/lower_ir.hpp"
+#include "lowering/lower_ir.hpp"
 
 #include <atomic>
 
-#include "compiler/prove.hpp"
+#include "lowering/index_wrapper.hpp"
+#include "lowering/prove.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
 LExpr Call::make(const Operator& op, std::vector<LExpr> args) {
     std::vector<ValueType> types;
@@ -234,11 +235,11 @@ LStmt substitute_index(const LStmt& s, const std::string& name, const LExpr& val
     return map_stmt(s, [&](const LExpr& e) -> LExpr {
         const auto* i = e->as<Index>();
         if (!i || i->name != name) return e;
-        if (!i->first) return value;
-        // A sliced subscript located directly (a dense level reached against its order).
+        if (!i->wrapper) return value;
+        // A wrapped subscript located directly (a dense level reached against its order).
         const auto* v = value->as<CValue>();
-        SISKIN_ASSERT(v, "a sliced index was bound to something other than a C value");
-        return CValue::make(c_add(*i->first, c_mul(v->expr, c_int(i->step))), ValueType::Int64);
+        SISKIN_ASSERT(v, "a wrapped index was bound to something other than a C value");
+        return CValue::make(i->wrapper->coordinate(v->expr), ValueType::Int64);
     });
 }
 
@@ -297,4 +298,4 @@ LStmt replace_nodes(const LStmt& s, const std::function<LExpr(const Node*)>& loo
     return map_stmt_shallow(s, [&](const LExpr& e) { return replace_in(e, lookup); });
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::lowering

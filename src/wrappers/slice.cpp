@@ -1,14 +1,18 @@
-// Slicing looplets (see slice.hpp): a shift for unit steps, a stride filter and projection for
+// The slice window (see slice.hpp): a shift for unit steps, a stride filter and projection for
 // larger ones.
-#include "looplets/slice.hpp"
+#include "wrappers/slice.hpp"
 
 #include <fmt/format.h>
 
-#include "compiler/lower_ctx.hpp"
+#include "looplets/looplet.hpp"
 #include "looplets/truncate.hpp"
+#include "lowering/lower_ctx.hpp"
 #include "siskin/error.hpp"
 
-namespace siskin::compiler {
+namespace siskin::wrappers {
+
+using namespace lowering;
+using namespace looplets;
 
 namespace {
 
@@ -153,16 +157,39 @@ cast::Expr slice_length(const ir::Slice& s, const cast::Expr& dim) {
     return cast::Ternary::make(cast::bin(cast::BinaryOp::Gt, d, c_int(0)), len, c_int(0));
 }
 
-LoopletPtr slice_looplet(LowerCtx& ctx, const LoopletPtr& l, const cast::Expr& first,
-                         int64_t step, const cast::Expr& dim, const Extent& ext,
-                         const std::string& what) {
-    SISKIN_ASSERT(step > 0, "a slice with a step below 1 reached the lowerer");
-    if (step == 1) {
-        cast::Expr delta = c_sub(c_int(0), first);
-        return truncate(ctx, shift_looplet(l, delta), Extent{delta, c_sub(dim, first)}, ext);
+namespace {
+
+class SliceWindow final : public IndexWrapper {
+public:
+    SliceWindow(cast::Expr first, int64_t step) : first_(std::move(first)), step_(step) {
+        SISKIN_ASSERT(step_ > 0, "a slice with a step below 1 reached the lowerer");
     }
-    Stride s{first, step, what};
-    return truncate(ctx, stride(ctx, s, l, dim), Extent{c_int(0), s.index_of(dim)}, ext);
+
+    std::string key() const override { return fmt::format("{}/{}", expr_key(first_), step_); }
+
+    cast::Expr coordinate(const cast::Expr& i) const override {
+        return c_add(first_, c_mul(i, c_int(step_)));
+    }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const LoopletPtr& l, const cast::Expr& dim, const Extent& ext,
+                      const std::string& what) const override {
+        if (step_ == 1) {
+            cast::Expr delta = c_sub(c_int(0), first_);
+            return truncate(ctx, shift_looplet(l, delta), Extent{delta, c_sub(dim, first_)}, ext);
+        }
+        Stride s{first_, step_, what};
+        return truncate(ctx, stride(ctx, s, l, dim), Extent{c_int(0), s.index_of(dim)}, ext);
+    }
+
+private:
+    cast::Expr first_;
+    int64_t step_;
+};
+
+} // namespace
+
+IndexWrapperPtr slice_window(cast::Expr first, int64_t step) {
+    return std::make_shared<SliceWindow>(std::move(first), step);
 }
 
-} // namespace siskin::compiler
+} // namespace siskin::wrappers

@@ -1,4 +1,4 @@
-#include "compiler/lower_ctx.hpp"
+#include "lowering/lower_ctx.hpp"
 
 #include <cctype>
 
@@ -7,7 +7,7 @@
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
-namespace siskin::compiler {
+namespace siskin::lowering {
 
 LowerCtx::LowerCtx() {
     blocks_.emplace_back();
@@ -117,4 +117,23 @@ void LowerCtx::set_level_var(const TensorBinding& t, int level, std::string_view
     level_vars_.insert_or_assign(fmt::format("{}/{}/{}", t.name, level, role), std::move(e));
 }
 
-} // namespace siskin::compiler
+cast::Expr c_value(LowerCtx& ctx, const LExpr& e) {
+    switch (e->kind) {
+    case NodeKind::Literal: return cast::lit(e->as<Literal>()->value);
+    case NodeKind::CValue: return e->as<CValue>()->expr;
+    case NodeKind::Call: {
+        const auto& c = *e->as<Call>();
+        std::vector<ValueType> types;
+        std::vector<cast::Expr> args;
+        for (const auto& a : c.args) {
+            types.push_back(a->type);
+            args.push_back(c_value(ctx, a));
+        }
+        return ctx.apply(*c.op, types, args);
+    }
+    default: break;
+    }
+    SISKIN_ASSERT(false, "an expression reached code generation before it was lowered");
+}
+
+} // namespace siskin::lowering

@@ -1,0 +1,36 @@
+#pragma once
+// The typed facts of a level format that code outside src/levels asks instead of its name: a
+// level format answers them (LevelFormat::properties), and a bound tensor carries them per level
+// (TensorBinding::properties). Buffers carry a role, so what cares about positions (the 32-bit
+// overflow check, the index widening) finds them whatever a level names them.
+
+namespace siskin::lowering {
+
+/// What a level can do, as named fields rather than a row of booleans.
+struct LevelProperties {
+    int min_modes = 1;   // tensor dimensions one level covers: at least ...
+    int max_modes = 1;   // ... and at most (coo: any number)
+    bool full = false;   // every coordinate of a fibre has a position (dense)
+    bool ordered = true; // positions of a fibre hold increasing coordinates
+    bool unique = true;  // no coordinate appears twice in a fibre
+    // Runtime-face extension for levels whose positions are not one stored coordinate each:
+    bool runs = false;        // a position may cover several consecutive coordinates (runlist)
+    bool stores_fill = false; // build makes positions no entry names, holding the fill (band gaps)
+    // For lowering:
+    /// Stores nothing: the position of coordinate i in fibre p is p * n + i, found and written by
+    /// arithmetic alone (dense). A format of implicit levels and values is a dense array.
+    bool implicit = false;
+    /// Written only in coordinate order, each coordinate once per fibre (an in-order append);
+    /// else positions can be written in any order (dense, sparsebytemap as a last level).
+    bool append_only = false;
+};
+
+/// What a level's (or the leaf's) buffer holds.
+enum class BufferRole {
+    Positions,   // per parent position, where its fibre starts (P+1 prefix sums: pos, ofs)
+    Coordinates, // stored coordinates or coordinate bounds (crd, idx, right, srt)
+    Flags,       // one byte per slot (a bytemap's tbl)
+    Values,      // the leaf's values
+};
+
+} // namespace siskin::lowering
