@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_util.hpp"
+#include "siskin/compiler.hpp"
 
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
@@ -128,9 +129,15 @@ TEST_F(CliCompiled, DumpAfterEveryPass) {
     Result r = siskin_cli("run 's[] += A[i,j]' -i A=" + data("olm1000.mtx") + " --print s --dump-after all");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("=== input ===\nfor i, j {\n    s[] += A[i, j]"), std::string::npos) << r.err;
-    for (const char* pass : {"bind", "convert", "declare", "lower", "freeze", "print"})
-        EXPECT_EQ(count(r.err, std::string("=== after ") + pass + " ===\n"), 1u) << pass << "\n" << r.err;
-    EXPECT_NE(r.err.find("=== after bind ===\n(unchanged)"), std::string::npos) << r.err;
+    for (const std::string& stage : compiler_passes())
+        EXPECT_EQ(count(r.err, "=== after " + stage + " ===\n"), 1u) << stage << "\n" << r.err;
+    // The IR passes leave this program as it was; bind shows the prologue it emits, convert the
+    // lowering tree, the C passes the kernel's body.
+    EXPECT_NE(r.err.find("=== after concordize ===\n(unchanged)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("=== after bind ===\n    const int64_t A_dim0 = dims[0LL];"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("=== after convert ===\nfor i in 0:`A_dim0` {\n    for j in 0:`A_dim1` {\n"
+                         "        &`s_values[0LL]` <<add>>= A@0(0LL)[i, j]\n"),
+              std::string::npos) << r.err;
     EXPECT_NE(r.err.find("siskin_kernel"), std::string::npos) << r.err; // the C after print
     EXPECT_NE(r.out.find("s = "), std::string::npos);
     EXPECT_EQ(r.out.find("==="), std::string::npos); // the dump goes to stderr only
@@ -140,11 +147,35 @@ TEST_F(CliCompiled, DumpAfterOnePassAndFromTheEnvironment) {
     Result r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr", "SISKIN_DUMP_AFTER=convert");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(count(r.err, "=== after"), 1u) << r.err;
-    EXPECT_NE(r.err.find("=== after convert ===\n(unchanged)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("=== after convert ===\nfor i in 0:`A_dim0` {\n"), std::string::npos) << r.err;
     r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --dump-after print");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("=== after print ===\n#include \"siskin_prelude.h\""), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(r.out), std::string::npos); // the dumped C is the printed C
+}
+
+TEST_F(CliCompiled, DumpAfterListNamesTheStagesThePipelineRuns) {
+    Result r = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --dump-after list");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::string expected;
+    for (const std::string& stage : compiler_passes()) expected += stage + "\n";
+    EXPECT_EQ(r.out, expected);
+    for (const char* stage : {"workspaces", "lower", "dead_locals", "split_accumulators", "print"})
+        EXPECT_NE(r.out.find(std::string(stage) + "\n"), std::string::npos) << stage;
+}
+
+TEST_F(CliCompiled, DumpAfterACPassShowsTheKernelBodyItLeft) {
+    // SpMV's row sum keeps four partial sums only from split_accumulators on.
+    Result before = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --dump-after prefetch_fibres");
+    Result after = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --dump-after split_accumulators");
+    ASSERT_EQ(before.status, 0) << before.err;
+    ASSERT_EQ(after.status, 0) << after.err;
+    EXPECT_EQ(before.err.find("y_values_row_1"), std::string::npos) << before.err;
+    EXPECT_NE(after.err.find("=== after split_accumulators ===\n"), std::string::npos) << after.err;
+    EXPECT_NE(after.err.find("y_values_row_1"), std::string::npos) << after.err;
+    Result in_order = siskin_cli("c 'y[i] += A[i,j] * x[j]' -f A=csr --in-order --dump-after split_accumulators");
+    EXPECT_NE(in_order.err.find("=== after split_accumulators ===\n(unchanged)"), std::string::npos)
+        << in_order.err;
 }
 
 TEST_F(CliCompiled, DumpAfterAnUnknownPassListsThePasses) {

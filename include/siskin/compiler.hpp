@@ -60,8 +60,8 @@ struct CompileOptions {
     /// as no iteration of its own. Meant for tests and profiling: it slows the kernel a little,
     /// and concurrent runs of one instrumented kernel share the counter.
     bool count_work = false;
-    /// Print the program after this pass of the pipeline (a name from compiler_passes(), or
-    /// "all") to stderr. Unset: $SISKIN_DUMP_AFTER, if set and not empty.
+    /// Print what this stage of the pipeline leaves (a name from compiler_passes(), or "all") to
+    /// stderr; "list" prints the stage names. Unset: $SISKIN_DUMP_AFTER, if set and not empty.
     std::optional<std::string> dump_after = {};
     /// The largest position (entry count) an output level with 32-bit indices may hold. A kernel
     /// whose output outgrows it stops with an error before storing a position that does not fit;
@@ -78,7 +78,7 @@ struct CompileOptions {
     bool reassociate = true;
 };
 
-/// The names of the compiler's passes, in pipeline order (src/compiler/pipeline.cpp).
+/// The names of the compiler's stages, in the order plan_kernel runs them (the same list).
 std::vector<std::string> compiler_passes();
 
 class Kernel {

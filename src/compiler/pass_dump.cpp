@@ -9,48 +9,46 @@
 
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
-#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
 PassDump::PassDump(const std::optional<std::string>& requested,
-                   const std::vector<std::string>& passes) {
+                   const std::vector<std::string>& stages) {
     if (requested) {
         requested_ = *requested;
     } else if (const char* env = std::getenv("SISKIN_DUMP_AFTER")) {
         requested_ = env;
     }
+    if (requested_ == "list") {
+        std::cerr << fmt::format("{}\n", fmt::join(stages, "\n"));
+        requested_.clear();
+    }
     if (requested_.empty() || requested_ == "all") return;
-    if (std::find(passes.begin(), passes.end(), requested_) == passes.end())
-        throw Error(fmt::format("no compiler pass is named '{}' (dump after one of: {}, or all)",
-                                requested_, fmt::join(passes, ", ")));
+    if (std::find(stages.begin(), stages.end(), requested_) == stages.end())
+        throw Error(fmt::format("no compiler stage is named '{}' (dump after one of: {}, or all)",
+                                requested_, fmt::join(stages, ", ")));
 }
 
-bool PassDump::wanted(const std::string& pass) const {
-    return requested_ == "all" || requested_ == pass;
+namespace {
+
+std::string ending_in_newline(const std::string& text) {
+    return text.empty() || text.back() == '\n' ? text : text + "\n";
 }
 
-void PassDump::show(const std::string& pass, const std::string& text) {
-    if (wanted(pass))
-        std::cerr << "=== after " << pass << " ===\n"
-                  << (text == last_ ? std::string("(unchanged)\n") : text);
-    last_ = text;
-}
+} // namespace
 
 void PassDump::input(const ir::Program& program) {
     if (requested_.empty()) return;
-    last_ = ir::print(program) + "\n";
+    last_ = ending_in_newline(ir::print(program));
     if (requested_ == "all") std::cerr << "=== input ===\n" << last_;
 }
 
-void PassDump::after(const std::string& pass, const ir::Program& program) {
+void PassDump::after(std::string_view stage, const std::string& text) {
     if (requested_.empty()) return;
-    show(pass, ir::print(program) + "\n");
-}
-
-void PassDump::after_text(const std::string& pass, const std::string& text) {
-    if (requested_.empty()) return;
-    show(pass, text.empty() || text.back() == '\n' ? text : text + "\n");
+    std::string t = ending_in_newline(text);
+    if (requested_ == "all" || requested_ == stage)
+        std::cerr << "=== after " << stage << " ===\n" << (t == last_ ? std::string("(unchanged)\n") : t);
+    last_ = t;
 }
 
 } // namespace siskin::compiler

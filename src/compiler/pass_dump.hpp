@@ -1,34 +1,32 @@
 #pragma once
-// The pass dump (`--dump-after PASS|all`, $SISKIN_DUMP_AFTER): the pipeline driver calls after()
-// once per pass with the program as that pass left it; the dump prints it to stderr when the
-// pass was asked for, or "(unchanged)" when it is the text printed last.
+// The pass dump (`--dump-after STAGE|all|list`, $SISKIN_DUMP_AFTER): the pipeline driver runs its
+// stage list (pipeline.cpp) and hands the dump what each stage left — the program IR, the
+// lowering tree, the C emitted so far or the C after a cleanup pass — which it prints to stderr
+// when that stage was asked for, or "(unchanged)" when it is the text printed last.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "siskin/ir/program.hpp"
-#include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
 
 class PassDump {
 public:
-    /// `requested`: a pass name, "all", or unset to read $SISKIN_DUMP_AFTER. `passes`: the
-    /// pipeline's list; a name not in it is an Error listing them.
-    PassDump(const std::optional<std::string>& requested, const std::vector<std::string>& passes);
+    /// `requested`: a stage name, "all", "list" (prints the stage names), or unset to read
+    /// $SISKIN_DUMP_AFTER. `stages`: the pipeline's list; a name not in it is an Error listing them.
+    PassDump(const std::optional<std::string>& requested, const std::vector<std::string>& stages);
 
-    /// Before the first pass: remembers the input program (printed first under "all").
+    /// Before the first stage: remembers the input program (printed first under "all").
     void input(const ir::Program& program);
-    /// After pass `pass`, whose result is `program` (the IR passes' output; the others hand on
-    /// the program they were given).
-    void after(const std::string& pass, const ir::Program& program);
-    /// After a pass whose result is text rather than IR (print: the C source).
-    void after_text(const std::string& pass, const std::string& text);
+    /// Whether any stage is shown: the driver builds the texts only then (all of them, since a
+    /// stage's text is compared with the one before it to say "(unchanged)").
+    bool active() const { return !requested_.empty(); }
+    /// After `stage`, which left `text`.
+    void after(std::string_view stage, const std::string& text);
 
 private:
-    bool wanted(const std::string& pass) const;
-    void show(const std::string& pass, const std::string& text);
-
     std::string requested_; // empty: no dump
     std::string last_;
 };

@@ -8,115 +8,228 @@
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
-#include "compiler/workspaces.hpp"
 #include "compiler/pass_dump.hpp"
-#include "passes/declared_fills.hpp"
+#include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
+#include "passes/declared_fills.hpp"
+#include "siskin/ir/text.hpp"
 #include "compiler/vocabulary.hpp"
 
-namespace siskin {
+namespace siskin::compiler {
 
-// The passes, in the order plan_kernel runs them (the names the pass dump accepts).
-std::vector<std::string> compiler_passes() {
-    return {"workspaces", "concordize", "bind", "convert", "declare", "lower", "freeze", "print"};
+namespace {
+
+// What the stages hand on to each other while one kernel is planned.
+struct Planning {
+    const std::map<std::string, TensorSignature>& given;
+    const CompileOptions& options;
+    LowerCtx ctx;
+    Workspaced ws;
+    Concordized cz;
+    const ir::Program* program = nullptr; // as the last IR stage left it
+    KernelTensors tensors;
+    Converted converted;
+    std::vector<cast::Stmt> code; // the kernel's statements as the IR stages emitted them
+    cast::Stmt body = cast::Block::make({}); // the whole body once lowered: the C passes rewrite it
+    std::map<std::string, cast::Type> output_arrays; // data pointer -> element type
+    std::set<std::string> narrow_positions;          // data pointers of 32-bit position buffers
+    std::string c_source;
+
+    void emit(const std::function<void()>& f) {
+        for (auto& s : ctx.capture(f)) code.push_back(std::move(s));
+    }
+};
+
+// What the pass dump shows after a stage.
+enum class Shows { Program, LoweringTree, EmittedC, Body, Source };
+
+struct Stage {
+    std::string_view name;
+    Shows shows;
+    void (*run)(Planning&);
+};
+
+void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(p.body); }
+
+// The pipeline, in order: plan_kernel runs exactly this list, compiler_passes() names it, and the
+// pass dump shows each stage's result.
+const std::vector<Stage>& stages() {
+    static const std::vector<Stage> list = {
+        // Program IR -> program IR.
+        {"workspaces", Shows::Program,
+         [](Planning& p) {
+             p.ws = add_workspaces(*p.program, p.given);
+             p.program = &p.ws.program;
+         }},
+        {"concordize", Shows::Program,
+         [](Planning& p) {
+             p.cz = concordize(p.ws.program, p.ws.signatures);
+             p.program = &p.cz.program;
+         }},
+        // Program IR -> the kernel's prologue and the lowering tree.
+        {"bind", Shows::EmittedC,
+         [](Planning& p) {
+             p.emit([&] { p.tensors = bind_tensors(p.ctx, p.cz.program, p.cz.signatures); });
+             for (const auto& w : p.ws.workspaces) p.tensors.bindings.at(w.name)->workspace = true;
+         }},
+        {"convert", Shows::LoweringTree,
+         [](Planning& p) { p.emit([&] { p.converted = convert_program(p.ctx, p.cz.program, p.tensors); }); }},
+        // The lowering tree -> C statements.
+        {"declare", Shows::EmittedC,
+         [](Planning& p) {
+             p.emit([&] {
+                 for (const auto& name : p.tensors.outputs) levels::declare_output(p.ctx, p.tensors.at(name));
+             });
+         }},
+        {"lower", Shows::EmittedC,
+         [](Planning& p) {
+             // Lifecycle: an output a later statement reads is frozen right after its last writer.
+             p.emit([&] {
+                 const auto* top = p.converted.body->as<Block>();
+                 for (size_t k = 0; k < (top ? top->stmts.size() : 1); ++k) {
+                     lower_body(p.ctx, top ? top->stmts[k] : p.converted.body);
+                     if (auto it = p.converted.freeze_after.find(k); it != p.converted.freeze_after.end())
+                         for (const auto& name : it->second) levels::freeze_output(p.ctx, p.tensors.at(name));
+                 }
+             });
+         }},
+        {"freeze", Shows::EmittedC,
+         [](Planning& p) {
+             std::set<std::string> frozen;
+             for (const auto& [k, names] : p.converted.freeze_after) frozen.insert(names.begin(), names.end());
+             p.emit([&] {
+                 for (const auto& name : p.tensors.outputs)
+                     if (!frozen.count(name)) levels::freeze_output(p.ctx, p.tensors.at(name));
+                 p.ctx.emit(cast::Return::make(cast::var("SISKIN_OK")));
+             });
+             p.body = cast::Block::make(p.code);
+         }},
+        // Cleanups the looplets leave to the finished C (codegen/c_optimize.hpp).
+        {"nested_ifs", Shows::Body, [](Planning& p) { c_pass(p, cast::merge_nested_ifs); }},
+        {"dead_locals", Shows::Body, [](Planning& p) { c_pass(p, cast::remove_dead_locals); }},
+        {"constant_init", Shows::Body,
+         [](Planning& p) { p.body = cast::fuse_constant_init(p.body, p.output_arrays); }},
+        {"scalar_replacement", Shows::Body,
+         [](Planning& p) { p.body = cast::replace_scalars(p.body, p.output_arrays); }},
+        {"overwritten_stores", Shows::Body,
+         [](Planning& p) { p.body = cast::remove_overwritten_stores(p.body, p.output_arrays); }},
+        {"hoist_growth", Shows::Body, [](Planning& p) { c_pass(p, cast::hoist_growth_checks); }},
+        {"opened_slot_updates", Shows::Body,
+         [](Planning& p) { p.body = cast::fold_opened_slot_updates(p.body, p.output_arrays); }},
+        {"restrict_pointers", Shows::Body,
+         [](Planning& p) {
+             std::set<std::string> output_pointers;
+             for (const auto& [name, type] : p.output_arrays) output_pointers.insert(name);
+             p.body = cast::restrict_pointers(p.body, output_pointers);
+         }},
+        {"position_checks", Shows::Body,
+         [](Planning& p) {
+             p.body = cast::check_position_stores(p.body, p.narrow_positions, p.options.max_position_32);
+         }},
+        {"prefetch_fibres", Shows::Body, [](Planning& p) { c_pass(p, cast::prefetch_fibres); }},
+        // An instrumented build counts the iterations of the loops as lowered, one per entry.
+        {"split_accumulators", Shows::Body,
+         [](Planning& p) {
+             if (p.options.reassociate && !p.options.count_work)
+                 p.body = cast::split_accumulators(p.body, p.ctx.reassociable_helpers());
+         }},
+        {"count_work", Shows::Body,
+         [](Planning& p) {
+             if (p.options.count_work) p.body = count_loop_bodies(p.body);
+         }},
+        {"print", Shows::Source,
+         [](Planning& p) {
+             cast::Function kernel = cast::Function::make(
+                 cast::Type::named("int"), kKernelSymbol,
+                 {{cast::Type::named("siskin_buffer").pointer().pointer(), "buffers"},
+                  {cast::Type::of(ValueType::Int64).as_const().pointer(), "dims"}},
+                 p.body);
+             std::string helpers = p.ctx.helpers();
+             p.c_source = "#include \"siskin_prelude.h\"\n\n" + (helpers.empty() ? "" : helpers + "\n") +
+                          (p.options.count_work ? std::string(work_counter_definition()) + "\n" : "") +
+                          cast::print(kernel);
+         }},
+    };
+    return list;
 }
 
-} // namespace siskin
+std::string shown(const Planning& p, Shows what) {
+    auto c_text = [](const std::vector<cast::Stmt>& stmts) {
+        std::string out;
+        for (const auto& s : stmts) out += cast::print(s, 1);
+        return out;
+    };
+    switch (what) {
+    case Shows::Program: return ir::print(*p.program);
+    case Shows::LoweringTree: return lowering::print(p.converted.body);
+    case Shows::EmittedC: return c_text(p.code);
+    case Shows::Body:
+        return p.body.kind() == cast::StmtKind::Block ? c_text(p.body.as<cast::Block>().stmts)
+                                                       : cast::print(p.body, 1);
+    case Shows::Source: return p.c_source;
+    }
+    return {};
+}
 
-namespace siskin::compiler {
+// The outputs' arrays, for the C passes that rewrite stores into them.
+void note_output_arrays(Planning& p) {
+    for (const auto& name : p.tensors.outputs) {
+        const TensorBinding& t = p.tensors.at(name);
+        for (const auto& level : t.levels)
+            for (const auto& b : level) {
+                p.output_arrays.emplace(b.data, cast::Type::of(b.type));
+                // The kernel counts positions in int64 and stores them here.
+                if (b.type == ValueType::Int32 && b.role == BufferRole::Positions)
+                    p.narrow_positions.insert(b.data);
+            }
+        if (t.values) p.output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
+    }
+}
+
+} // namespace
 
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
                        const CompileOptions& options) {
-    const bool count_work = options.count_work;
     check_declared_signature_fills(program, signatures);
     PassDump dump(options.dump_after, compiler_passes());
     dump.input(program);
-    LowerCtx ctx;
-    KernelPlan plan;
-    std::map<std::string, cast::Type> output_arrays; // data pointer -> element type
-    std::set<std::string> narrow_positions; // data pointers of 32-bit output position buffers
-    auto code = ctx.capture([&] {
-        Workspaced ws = add_workspaces(program, signatures);
-        dump.after("workspaces", ws.program);
-        Concordized cz = concordize(ws.program, ws.signatures);
-        dump.after("concordize", cz.program);
-        KernelTensors tensors = bind_tensors(ctx, cz.program, cz.signatures);
-        for (const auto& w : ws.workspaces) tensors.bindings.at(w.name)->workspace = true;
-        dump.after("bind", cz.program);
-        Converted converted = convert_program(ctx, cz.program, tensors);
-        dump.after("convert", cz.program);
-        for (const auto& name : tensors.outputs) levels::declare_output(ctx, tensors.at(name));
-        dump.after("declare", cz.program);
-        // Lifecycle: an output a later statement reads is frozen right after its last writer.
-        std::set<std::string> frozen;
-        const auto* top = converted.body->as<Block>();
-        for (size_t k = 0; k < (top ? top->stmts.size() : 1); ++k) {
-            lower_body(ctx, top ? top->stmts[k] : converted.body);
-            if (auto it = converted.freeze_after.find(k); it != converted.freeze_after.end())
-                for (const auto& name : it->second) {
-                    levels::freeze_output(ctx, tensors.at(name));
-                    frozen.insert(name);
-                }
-        }
-        dump.after("lower", cz.program);
-        for (const auto& name : tensors.outputs)
-            if (!frozen.count(name)) levels::freeze_output(ctx, tensors.at(name));
-        dump.after("freeze", cz.program);
-        ctx.emit(cast::Return::make(cast::var("SISKIN_OK")));
+    Planning p{signatures, options};
+    p.program = &program;
+    for (const Stage& stage : stages()) {
+        stage.run(p);
+        if (stage.name == "bind") note_output_arrays(p);
+        if (dump.active()) dump.after(stage.name, shown(p, stage.shows));
+    }
 
-        plan.inputs = tensors.inputs;
-        plan.outputs = tensors.outputs;
-        for (const auto& name : tensors.order()) plan.signatures.emplace(name, cz.signatures.at(name));
-        plan.transposes = cz.transposes;
-        if (ws.workspaces.empty()) plan.forwarded = forwarded_copy(cz);
-        plan.workspaces = ws.workspaces;
-        for (const auto& name : tensors.outputs)
-            if (std::none_of(ws.workspaces.begin(), ws.workspaces.end(),
-                             [&](const Workspace& w) { return w.name == name; }))
-                plan.visible_outputs.push_back(name);
-        plan.dim_classes = tensors.dim_classes;
-        plan.checks = converted.checks;
-        plan.slice_checks = converted.slice_checks;
-        plan.num_buffers = tensors.num_buffers;
-        for (const auto& name : tensors.outputs) {
-            const TensorBinding& t = tensors.at(name);
-            for (const auto& level : t.levels)
-                for (const auto& b : level) {
-                    output_arrays.emplace(b.data, cast::Type::of(b.type));
-                    // The kernel counts positions in int64 and stores them here.
-                    if (b.type == ValueType::Int32 && b.role == BufferRole::Positions)
-                        narrow_positions.insert(b.data);
-                }
-            if (t.values) output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
-        }
-    });
-    plan.zeroed_room = ctx.zeroed_room();
-    // Cleanups the looplets leave to the finished C (c_optimize.hpp).
-    cast::Stmt body = cast::remove_dead_locals(cast::merge_nested_ifs(cast::Block::make(code)));
-    body = cast::replace_scalars(cast::fuse_constant_init(body, output_arrays), output_arrays);
-    body = cast::hoist_growth_checks(cast::remove_overwritten_stores(body, output_arrays));
-    body = cast::fold_opened_slot_updates(body, output_arrays);
-    std::set<std::string> output_pointers;
-    for (const auto& [name, type] : output_arrays) output_pointers.insert(name);
-    body = cast::restrict_pointers(body, output_pointers);
-    body = cast::check_position_stores(body, narrow_positions, options.max_position_32);
-    body = cast::prefetch_fibres(body);
-    // An instrumented build counts the iterations of the loops as lowered, one per entry.
-    if (options.reassociate && !count_work)
-        body = cast::split_accumulators(body, ctx.reassociable_helpers());
-    if (count_work) body = count_loop_bodies(body);
-    cast::Function kernel = cast::Function::make(
-        cast::Type::named("int"), kKernelSymbol,
-        {{cast::Type::named("siskin_buffer").pointer().pointer(), "buffers"},
-         {cast::Type::of(ValueType::Int64).as_const().pointer(), "dims"}},
-        body);
-    std::string helpers = ctx.helpers();
-    plan.c_source = "#include \"siskin_prelude.h\"\n\n" + (helpers.empty() ? "" : helpers + "\n") +
-                    (count_work ? std::string(work_counter_definition()) + "\n" : "") +
-                    cast::print(kernel);
-    dump.after_text("print", plan.c_source);
+    KernelPlan plan;
+    plan.c_source = p.c_source;
+    plan.inputs = p.tensors.inputs;
+    plan.outputs = p.tensors.outputs;
+    for (const auto& name : p.tensors.order()) plan.signatures.emplace(name, p.cz.signatures.at(name));
+    plan.transposes = p.cz.transposes;
+    if (p.ws.workspaces.empty()) plan.forwarded = forwarded_copy(p.cz);
+    plan.workspaces = p.ws.workspaces;
+    for (const auto& name : p.tensors.outputs)
+        if (std::none_of(p.ws.workspaces.begin(), p.ws.workspaces.end(),
+                         [&](const Workspace& w) { return w.name == name; }))
+            plan.visible_outputs.push_back(name);
+    plan.dim_classes = p.tensors.dim_classes;
+    plan.checks = p.converted.checks;
+    plan.slice_checks = p.converted.slice_checks;
+    plan.num_buffers = p.tensors.num_buffers;
+    plan.zeroed_room = p.ctx.zeroed_room();
     return plan;
 }
 
 } // namespace siskin::compiler
+
+namespace siskin {
+
+std::vector<std::string> compiler_passes() {
+    std::vector<std::string> names;
+    for (const auto& stage : compiler::stages()) names.emplace_back(stage.name);
+    return names;
+}
+
+} // namespace siskin

@@ -1,17 +1,17 @@
 #pragma once
-#include <cstdint>
-// The compiler's pipeline, as one visible list (pipeline.cpp):
-//   workspaces a reduction into a sparse output reordered to read in order, through a row
-//              workspace where a reduction loop then runs between the output's indices
-//   concordize discordant reads of levels that cannot locate cheaply -> transposed temporaries
-//   bind       tensors to the kernel ABI; the prologue that unpacks buffers and dimensions
-//   convert    the program into the lowering tree (refusing what is not supported yet)
-//   declare    every output's storage
-//   lower      the looplet lowerer, loop by loop (lower.hpp)
-//   freeze     every output's final buffer sizes
-//   count      (CompileOptions::count_work) a counter in every loop body
-//   print      the C text: prelude include, operator helpers, the kernel function
-// compiler_passes() names them; the pass dump (pass_dump.hpp) prints the program after each.
+// The compiler's pipeline, as one list of named stages (pipeline.cpp, stages()) that plan_kernel
+// runs in order, compiler_passes() names and the pass dump (pass_dump.hpp) shows:
+//   workspaces  a reduction into a sparse output reordered to read in order, through a row
+//               workspace where a reduction loop then runs between the output's indices
+//   concordize  discordant reads of levels that cannot locate cheaply -> transposed temporaries
+//   bind        tensors to the kernel ABI; the prologue that unpacks buffers and dimensions
+//   convert     the program into the lowering tree (refusing what is not supported yet)
+//   declare     every output's storage
+//   lower       the looplet lowerer, loop by loop (lower.hpp)
+//   freeze      every output's final buffer sizes
+//   nested_ifs ... prefetch_fibres, split_accumulators   the C cleanups (codegen/c_optimize.hpp)
+//   count_work  (CompileOptions::count_work) a counter in every loop body
+//   print       the C text: prelude include, operator helpers, the kernel function
 #include <map>
 #include <optional>
 #include <set>

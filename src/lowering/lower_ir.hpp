@@ -294,4 +294,10 @@ LStmt substitute_index(const LStmt& s, const std::string& name, const LExpr& val
 /// Replaces nodes by identity.
 LStmt replace_nodes(const LStmt& s, const std::function<LExpr(const Node*)>& lookup);
 
+// ------------------------------------------------------------------------------------------------
+// Text (lower_ir_print.cpp): the tree as the pass dump shows it.
+
+std::string print(const LExpr& e);
+std::string print(const LStmt& s);
+
 } // namespace siskin::lowering

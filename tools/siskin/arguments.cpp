@@ -1,10 +1,13 @@
 #include "arguments.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/value.hpp"
@@ -111,6 +114,12 @@ std::string read_text_file(const std::string& path, const std::string& what) {
 std::string program_text(const std::string& argument) {
     if (argument.empty() || argument[0] != '@') return argument;
     return read_text_file(argument.substr(1), "program");
+}
+
+bool list_stages(const std::string& dump_after) {
+    if (dump_after != "list") return false;
+    std::cout << fmt::format("{}\n", fmt::join(compiler_passes(), "\n"));
+    return true;
 }
 
 } // namespace siskin::cli

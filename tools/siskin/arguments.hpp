@@ -54,4 +54,7 @@ int dimensions_of(const std::map<std::string, int>& arity, const std::string& na
 /// The program text: the argument itself, or the contents of FILE for "@FILE".
 std::string program_text(const std::string& argument);
 
+/// `--dump-after list`: prints the compiler's stages, one a line, and returns true.
+bool list_stages(const std::string& dump_after);
+
 } // namespace siskin::cli

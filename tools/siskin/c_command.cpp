@@ -34,6 +34,7 @@ struct COptions {
 void print_compiler() { std::cout << fmt::format("{}\n", fmt::join(codegen::jit_command(), " ")); }
 
 void print_c(const COptions& o) {
+    if (list_stages(o.dump_after)) return;
     ir::Program program = ir::parse_program(program_text(o.program));
     auto arity = access_arity(program);
     auto outputs = program.outputs();
@@ -128,7 +129,7 @@ void add_c_command(CLI::App& app) {
                     "Index width of levels whose format does not fix it")
         ->check(CLI::IsMember({32, 64}));
     cmd->add_option("--dump-after", options->dump_after,
-                    "Print the program after compiler pass PASS (or all) to stderr");
+                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
     cmd->add_flag("--in-order", options->in_order,
                   "Sum floats in the order of the loops (as `siskin run --in-order`)");
     cmd->add_flag("--print-compiler", options->print_compiler,

@@ -60,6 +60,7 @@ CompiledProgram compile_or_explain(const ir::Program& program,
 }
 
 void run(const RunOptions& o) {
+    if (list_stages(o.dump_after)) return;
     for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
     if (o.interpret && !o.dump_after.empty())
         throw Error("--dump-after shows the compiler's passes, so it does not go with --interpret");
@@ -215,7 +216,7 @@ void add_run_command(CLI::App& app) {
                   "Sum floats in the order of the loops, as the reference evaluator does (compiled "
                   "kernels otherwise keep four partial sums along a fibre)");
     cmd->add_option("--dump-after", options->dump_after,
-                    "Print the program after compiler pass PASS (or all) to stderr");
+                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
     cmd->callback([options] { run(*options); });
 }
 
