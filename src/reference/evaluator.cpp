@@ -6,12 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "passes/resolve_program.hpp"
 #include "siskin/error.hpp"
-#include "siskin/ir/verify.hpp"
 #include "siskin/operators.hpp"
-#include "passes/declared_fills.hpp"
-#include "passes/output_fill.hpp"
-#include "passes/output_start.hpp"
 
 namespace siskin {
 
@@ -168,60 +165,31 @@ private:
 
 std::map<std::string, Tensor> evaluate_reference(const Program& program,
                                                  const std::map<std::string, const Tensor*>& inputs,
-                                                 const std::map<std::string, OutputSpec>& given_specs) {
-    const std::map<std::string, OutputSpec> specs =
-        with_output_starts(program, with_declared_fills(program, given_specs));
-    std::map<std::string, TensorInfo> infos;
-    for (const auto& [name, tensor] : inputs) infos[name] = {tensor->shape(), tensor->type()};
-    for (const auto& [name, spec] : specs)
-        if (spec.shape && spec.type) infos[name] = {*spec.shape, *spec.type};
-    VerifiedProgram verified = verify(program, infos);
-
+                                                 const std::map<std::string, OutputSpec>& specs) {
+    ResolvedProgram resolved = resolve_program(program, ProgramInputs::of(inputs), specs);
     std::map<std::string, Output> outputs;
-    std::map<std::string, Scalar> input_fills;
-    for (const auto& [name, tensor] : inputs) input_fills[name] = tensor->fill();
-    check_declared_input_fills(program, input_fills);
-    for (const auto& name : program.outputs()) {
-        if (inputs.count(name))
-            throw Error(fmt::format("{} is both an input and an output of the program", name));
-        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
+    for (const auto& [name, resolved_out] : resolved.outputs) {
         Output out;
-        out.type = spec && spec->type ? *spec->type : verified.output_types.at(name);
-        auto shape = verified.output_shapes.find(name);
-        if (spec && spec->shape) out.shape = *spec->shape;
-        else if (shape != verified.output_shapes.end()) out.shape = shape->second;
-        else throw Error(fmt::format("cannot infer the shape of output {}: give it explicitly", name));
-        if (spec && spec->start) {
-            out.fill = spec->start->fill(); // any fill: the result holds the start's values too
-        } else if (spec && spec->fill) {
-            out.fill = requested_fill_of_type(name, *spec->fill, out.type);
-            check_requested_fill(program, name, out.type, out.fill,
-                                 spec->format ? *spec->format
-                                              : Format::dense(static_cast<int>(out.shape.size())),
-                                 input_fills);
-        } else {
-            out.fill = infer_output_fill(program, name, out.type, input_fills).cast(out.type);
-        }
+        out.shape = resolved_out.shape;
+        out.type = resolved_out.signature.type;
+        out.fill = resolved_out.signature.fill;
         int64_t size = 1;
         out.strides.assign(out.shape.size(), 1);
         for (size_t k = out.shape.size(); k-- > 0;) {
             out.strides[k] = size;
             size *= out.shape[k];
         }
-        if (spec && spec->start) out.values = spec->start->to_dense();
+        if (resolved_out.start) out.values = resolved_out.start->to_dense();
         else out.values.assign(static_cast<size_t>(size), out.fill);
         outputs.emplace(name, std::move(out));
     }
 
-    Interpreter(inputs, outputs, verified.extents).run(program.body);
+    Interpreter(inputs, outputs, resolved.verified.extents).run(program.body);
 
     std::map<std::string, Tensor> results;
-    for (auto& [name, out] : outputs) {
-        const OutputSpec* spec = specs.count(name) ? &specs.at(name) : nullptr;
-        Format format = spec && spec->format ? *spec->format
-                                             : Format::dense(static_cast<int>(out.shape.size()));
-        results.emplace(name, Tensor::from_dense(out.shape, out.type, out.fill, format, out.values));
-    }
+    for (auto& [name, out] : outputs)
+        results.emplace(name, Tensor::from_dense(out.shape, out.type, out.fill,
+                                                 resolved.outputs.at(name).format, out.values));
     return results;
 }
 
