@@ -1,10 +1,14 @@
 // The front half both engines share (src/passes/resolve_program.hpp): what it settles for each
-// output.
+// output, and the errors that the reference evaluator, compile_for and infer_signatures used to
+// give each in their own way and now give alike.
 #include "compiler_test_util.hpp"
+#include "ir_test_support.hpp"
 #include "passes/resolve_program.hpp"
 
 namespace siskin::testing {
 namespace {
+
+using ir::test::expect_error;
 
 Tensor vector3() { return make({3}, "dense", {{{0}, 1.0}, {{2}, 3.0}}); }
 
@@ -12,6 +16,18 @@ OutputSpec starting_as(const Tensor& t) {
     OutputSpec spec;
     spec.start = &t;
     return spec;
+}
+
+// Every entry point into the front half refuses `text` with a message holding `part`.
+void all_refuse(const std::string& text, const std::map<std::string, const Tensor*>& in,
+                const std::map<std::string, OutputSpec>& specs, const std::string& part) {
+    SCOPED_TRACE(text);
+    ir::Program p = ir::parse_program(text);
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : in) sigs[name] = TensorSignature::of(*t);
+    expect_error([&] { evaluate_reference(p, in, specs); }, part);
+    expect_error([&] { compile_for(p, in, specs, test_options()); }, part);
+    expect_error([&] { infer_signatures(p, sigs, specs); }, part);
 }
 
 TEST(ResolveProgram, SettlesEveryOutput) {
@@ -50,6 +66,33 @@ TEST(ResolveProgram, IndexWidthsComeFromTheShapeOrFromTheCaller) {
                                         {{"y", with_format("sparselist(0)", 1)}});
     EXPECT_EQ(r.outputs.at("y").index_bits, 64);
     EXPECT_EQ(r.outputs.at("y").signature.format.to_string(), "sparselist(0)@64");
+}
+
+// The three copies of the front half disagreed on these; they now give one answer.
+TEST(ResolveProgram, AnOutputFormatOfOtherDimensionsIsOneError) {
+    Tensor x = vector3();
+    all_refuse("y[i] = x[i]", {{"x", &x}}, {{"y", with_format("csr", 2)}},
+               "y is written with 1 subscripts, but its format dense(0)/sparselist(1) has 2 dimensions");
+}
+
+TEST(ResolveProgram, AMissingInputIsTheVerifiersError) {
+    all_refuse("y[i] = x[i]", {}, {},
+               "unknown tensor x: it is neither given nor assigned by the program (given: none)");
+}
+
+TEST(ResolveProgram, AnImpossibleFillNamesTheFormatAsAsked) {
+    Tensor x = vector3();
+    OutputSpec spec = with_format("sparselist(0)", 1);
+    spec.fill = Scalar::of(0.0);
+    all_refuse("w[i] = x[i] + 1", {{"x", &x}}, {{"w", spec}},
+               "so the sparselist(0) output would not be sparse there");
+}
+
+TEST(ResolveProgram, AnOutputGivenAsAnInputIsRefusedAsSuch) {
+    // Even when the program declares a fill for it that the given tensor does not have.
+    Tensor x = vector3(), y = vector3();
+    all_refuse("fill y = inf\ny[i] = x[i]", {{"x", &x}, {"y", &y}}, {},
+               "y is both an input and an output of the program");
 }
 
 } // namespace
