@@ -2,8 +2,8 @@
 // The fills a program declares in its text (`fill A = inf`, ir::FillDecl). An input's
 // declaration is what the program expects of that input: a tensor with another fill is refused.
 // An output's is the fill the program asks for, as OutputSpec::fill does (and checked the same
-// way); an OutputSpec or signature that asks for another is refused. The reference evaluator,
-// evaluate_compiled, compile_for, infer_signatures and compile() all apply these rules.
+// way); an OutputSpec or signature that asks for another is refused. resolve_program (the front
+// half of both evaluators, compile_for and infer_signatures) and compile() apply these rules.
 #include <map>
 #include <string>
 

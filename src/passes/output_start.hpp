@@ -1,9 +1,9 @@
 #pragma once
 // Outputs that start as an existing tensor (OutputSpec::start): the spec is completed from the
 // start tensor (its shape, type and fill; its format unless one is given), after checking that
-// the name is an output of the program and that nothing requested contradicts the tensor. The
-// reference evaluator, compile_for and infer_signatures all apply these rules, so both
-// evaluators accept and refuse the same specs.
+// the name is an output of the program and that nothing requested contradicts the tensor.
+// resolve_program applies these rules for both evaluators, so they accept and refuse the same
+// specs.
 #include <map>
 #include <string>
 
