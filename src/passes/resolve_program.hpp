@@ -62,7 +62,7 @@ struct ResolvedProgram {
     /// Every output the program writes.
     std::map<std::string, ResolvedOutput> outputs;
 
-    /// A kernel's signatures: the inputs', then the outputs'.
+    /// What compile() takes: every input's signature and every output's.
     std::map<std::string, TensorSignature> signatures() const;
 };
 
