@@ -26,6 +26,8 @@ constexpr AssignSymbol kAssign[] = {{"=", ""},       {"+=", "add"}, {"*=", "mul"
 
 constexpr std::string_view kKeywords[] = {"for", "in", "if", "else", "let",
                                           "true", "false", "inf", "nan"};
+// Statements of function bodies only: a program may still call a tensor `return`.
+constexpr std::string_view kBodyOnlyKeywords[] = {"while", "return"};
 constexpr std::string_view kProtocols[] = {"walk", "gallop", "follow"};
 
 template <class T, class F> const T* find_in(std::span<const T> table, F&& pred) {
@@ -59,6 +61,16 @@ std::string assign_spelling(std::string_view op) {
 
 bool is_keyword(std::string_view word) {
     return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+}
+bool is_body_keyword(std::string_view word) {
+    return is_keyword(word) || std::find(std::begin(kBodyOnlyKeywords),
+                                         std::end(kBodyOnlyKeywords),
+                                         word) != std::end(kBodyOnlyKeywords);
+}
+std::optional<ValueType> type_named(std::string_view word) {
+    for (int t = 0; t <= static_cast<int>(ValueType::Float64); ++t)
+        if (type_name(static_cast<ValueType>(t)) == word) return static_cast<ValueType>(t);
+    return std::nullopt;
 }
 bool is_protocol(std::string_view word) {
     return std::find(std::begin(kProtocols), std::end(kProtocols), word) != std::end(kProtocols);

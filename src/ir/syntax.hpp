@@ -1,10 +1,14 @@
 #pragma once
-// The spelling of operators in program text: the one table that maps symbols to operator names
-// and precedences, shared by the parser, the printer and docs/syntax.md. The operator registry
-// (siskin/operators.hpp) deliberately knows nothing about syntax.
+// The spelling of program text: the one table that maps symbols to operator names and
+// precedences, and the words that are no names. Shared by the parsers, the printer and
+// docs/syntax.md; the operator registry (siskin/operators.hpp) deliberately knows nothing about
+// syntax.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "siskin/value.hpp"
 
 namespace siskin::ir::syntax {
 
@@ -41,6 +45,11 @@ std::string assign_spelling(std::string_view op);
 
 /// Words that cannot name an index, variable or tensor.
 bool is_keyword(std::string_view word);
+/// The keywords, and `while` and `return`: words that cannot name a variable of a function body.
+bool is_body_keyword(std::string_view word);
+/// The type a type name spells (`int8`, `float64`; none of parse_type's aliases): `int8(x)` is a
+/// conversion or a typed literal, never a call.
+std::optional<ValueType> type_named(std::string_view word);
 /// `walk`, `gallop`, `follow`: written as `A[gallop(i)]`.
 bool is_protocol(std::string_view word);
 
