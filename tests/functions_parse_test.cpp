@@ -239,3 +239,47 @@ TEST(FunctionsParse, BodyAndCaseTextOfTheBuilderReportTheirOwnPositions) {
                          "expected ',' or ')' in the case's arguments"));
     EXPECT_NO_THROW(d.special_case("case built_parse(0) = 1"));
 }
+
+// Function bodies read the expressions of program text: its keywords (a body adds while and
+// return), its access protocols, its constants (any expression that reads as a literal) and
+// its nesting limits.
+TEST(FunctionsParse, BodiesShareTheExpressionRulesOfProgramText) {
+    EXPECT_TRUE(ThrowsAt([] { parse_functions("def f(a: int64) -> int64 { let for = 2; return a }"); },
+                         1, 32, "expected a variable name after let, found the keyword 'for'"));
+    EXPECT_TRUE(ThrowsAt([] { parse_functions("def f(in: int64) -> int64 { return in }"); }, 1, 7,
+                         "expected a parameter name, found the keyword 'in'"));
+    EXPECT_TRUE(ThrowsAt([] { parse_functions("def f(a: int64) -> int64 { return walk(a) }"); }, 1,
+                         35, "walk(...) is an access protocol"));
+    // A program may still name a tensor after a body's keyword.
+    EXPECT_EQ(ir::parse_program("return[i] = while[i]").outputs(),
+              std::vector<std::string>{"return"});
+    // Constants are as in fill declarations: parentheses allowed, an operation refused.
+    FunctionDef d = parse_functions("def shared_constants_parse(a: int64, b: int64) -> int64 "
+                                    "[identity((0))] { return a + b }\n"
+                                    "case shared_constants_parse(x, (-1)) = x - 1\n")[0];
+    EXPECT_TRUE(Is(d.properties().identity->value, i64(0)));
+    EXPECT_TRUE(ThrowsAt(
+        [] { parse_functions("def f(a: int64, b: int64) -> int64 [identity(1 + 2)] { return a }"); },
+        1, 46, "expected the identity value (a number, inf, nan, true, false or a typed literal "
+               "such as int8(3)), found 1 + 2"));
+}
+
+TEST(FunctionsParse, NestingLimitsAreThoseOfProgramText) {
+    auto body = [](const std::string& e) {
+        return "def f(x: int64) -> int64 { return " + e + " }";
+    };
+    EXPECT_TRUE(ThrowsWith([&] { parse_functions(body(std::string(600, '(') + "x" +
+                                                      std::string(600, ')'))); },
+                           "nests more than 500 levels deep"));
+    std::string sum = "x";
+    for (int k = 0; k < 2000; ++k) sum += " + x";
+    EXPECT_TRUE(ThrowsWith([&] { parse_functions(body(sum)); }, "nests more than 2000 operations "
+                                                                 "deep"));
+    // Just inside both limits, a body checks and runs: the checker and the interpreter recurse
+    // as deep as the parser allows.
+    std::string deep = "x";
+    for (int k = 0; k < 1990; ++k) deep += " + 1";
+    std::string blocks = std::string(480, '{') + " return " + deep + " " + std::string(480, '}');
+    const Operator& op = define("def nesting_limits_parse(x: int64) -> int64 { " + blocks + " }");
+    EXPECT_TRUE(Is(call(op, {i64(10)}), i64(2000)));
+}

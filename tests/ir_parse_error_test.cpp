@@ -80,6 +80,9 @@ TEST(IrParseError, NestingLimits) {
     expect_error([&] { parse_program(minus); }, "nests more than 500 levels deep");
     std::string braces = std::string(100000, '{') + std::string(100000, '}');
     expect_error([&] { parse_program(braces); }, "nests more than 500 levels deep");
+    std::string chain = "if a[] { y[] = 1 }"; // nests like the If it builds
+    for (int k = 0; k < 100000; ++k) chain += " else if a[] { y[] = 1 }";
+    expect_error([&] { parse_program(chain); }, "nests more than 500 levels deep");
     std::string sum = "y[] = x[]";
     for (int k = 0; k < 100000; ++k) sum += " + x[]";
     expect_error([&] { parse_program(sum); }, "nests more than 2000 operations deep");

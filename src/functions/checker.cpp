@@ -9,8 +9,8 @@
 #include "functions/ast.hpp"
 #include "functions/code.hpp"
 #include "functions/iteration_space.hpp"
-#include "functions/parser.hpp"
 #include "ir/lexer.hpp"
+#include "ir/syntax.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
 
@@ -18,11 +18,7 @@ namespace siskin::functions {
 
 namespace {
 
-std::optional<ValueType> type_named(std::string_view word) {
-    for (int t = 0; t <= static_cast<int>(ValueType::Float64); ++t)
-        if (type_name(static_cast<ValueType>(t)) == word) return static_cast<ValueType>(t);
-    return std::nullopt;
-}
+using ir::syntax::type_named;
 
 // An implicit conversion: only along promotion (NumPy's "safe" casting; 64-bit integers to
 // float64 round, as NumPy allows).
@@ -133,7 +129,7 @@ private:
             fail_def(fmt::format("it has {} parameters; a function takes 1, 2 or 3", n));
         for (size_t k = 0; k < n; ++k) {
             const std::string& p = def_.params()[k].name;
-            if (p.empty() || is_body_keyword(p) || type_named(p))
+            if (p.empty() || ir::syntax::is_body_keyword(p) || type_named(p))
                 fail_def(fmt::format("'{}' cannot name a parameter", p));
             for (size_t j = 0; j < k; ++j)
                 if (def_.params()[j].name == p)

@@ -72,12 +72,9 @@ std::vector<FunctionDef> parse_functions(std::string_view text, std::string_view
     auto source = std::make_shared<functions::Source>(
         functions::Source{std::string(text), std::string(source_name)});
     ir::SourceText src{source->text, source->name};
-    std::vector<ir::Token> toks = ir::lex(src);
-    size_t at = 0;
-    std::vector<FunctionDef> defs = functions::parse_definitions(src, toks, at, source);
-    if (toks[at].kind != ir::TokenKind::End)
-        src.fail(toks[at].pos, fmt::format("expected 'def' or 'case', found {}",
-                                           ir::describe(toks[at])));
+    ir::TokenCursor in(src);
+    std::vector<FunctionDef> defs = functions::parse_definitions(in, source);
+    if (in.peek().kind != ir::TokenKind::End) in.fail_expected("'def' or 'case'", in.peek());
     return defs;
 }
 
