@@ -64,7 +64,7 @@ void write_memo(const std::string& path, const std::string& version) {
 }
 
 CompilerIdentity identify(const std::string& command, std::string_view origin,
-                          const std::function<std::string()>& memo_dir) {
+                          const std::function<std::string()>& memo_dir, const TimeLimit& limit) {
     if (command.empty()) throw Error(fmt::format("the C compiler given by {} is empty", origin));
     CompilerIdentity id;
     id.path = find_command(command);
@@ -81,7 +81,11 @@ CompilerIdentity identify(const std::string& command, std::string_view origin,
             id.version = std::move(*version);
             return id;
         }
-    ProcessResult r = run_process({id.path, "--version"});
+    ProcessResult r = run_process({id.path, "--version"}, limit.limit);
+    if (r.timed_out)
+        throw Error(fmt::format("C compiler '{}' (from {}) was stopped: `{} --version` did not "
+                                "finish within the time limit of {}",
+                                command, origin, id.path, limit.describe()));
     if (r.exit_status != 0)
         throw Error(fmt::format("C compiler '{}' (from {}) failed to report its version "
                                 "(`{} --version` exited with status {}): {}",
@@ -92,6 +96,13 @@ CompilerIdentity identify(const std::string& command, std::string_view origin,
 }
 
 } // namespace
+
+std::string TimeLimit::describe() const {
+    std::string seconds =
+        limit ? fmt::format("{:g} s", std::chrono::duration<double>(*limit).count()) : "none";
+    return fmt::format("{} ({}); set SISKIN_CC_TIMEOUT to more seconds, or to 0 for no limit",
+                       seconds, origin);
+}
 
 // `<dir>/compiler-<hash>.version`: the memo of one compiler binary's `--version`, named by its
 // path as called, real path, size and modification time, so a reinstalled compiler gets a new one.
@@ -105,12 +116,13 @@ std::string compiler_version_memo(const std::string& dir, const std::string& pat
 }
 
 const CompilerIdentity& compiler_identity(const std::string& command, std::string_view origin,
-                                          const std::function<std::string()>& memo_dir) {
+                                          const std::function<std::string()>& memo_dir,
+                                          const TimeLimit& limit) {
     static std::mutex mutex;
     static std::map<std::string, CompilerIdentity> known; // node-based: references stay valid
     std::lock_guard lock(mutex);
     auto it = known.find(command);
-    if (it == known.end()) it = known.emplace(command, identify(command, origin, memo_dir)).first;
+    if (it == known.end()) it = known.emplace(command, identify(command, origin, memo_dir, limit)).first;
     return it->second;
 }
 
@@ -125,18 +137,19 @@ std::vector<std::string> shared_object_command(const CompilerIdentity& compiler,
 CompileOutcome compile_shared_object(const CompilerIdentity& compiler,
                                      const std::vector<std::string>& flags,
                                      const std::string& include_dir, const std::string& source,
-                                     const std::string& output) {
+                                     const std::string& output, const TimeLimit& limit) {
     CompileOutcome out;
     out.argv = shared_object_command(compiler, flags);
     out.argv.push_back("-I" + include_dir);
     out.argv.insert(out.argv.end(), {"-o", output, source, "-lm"});
 
     auto start = std::chrono::steady_clock::now();
-    ProcessResult r = run_process(out.argv);
+    ProcessResult r = run_process(out.argv, limit.limit);
     out.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     out.diagnostics = std::move(r.output);
-    out.ok = r.exit_status == 0 && access(output.c_str(), R_OK) == 0;
+    out.timed_out = r.timed_out;
+    out.ok = !r.timed_out && r.exit_status == 0 && access(output.c_str(), R_OK) == 0;
     return out;
 }
 

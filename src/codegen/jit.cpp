@@ -2,7 +2,9 @@
 #include "siskin/codegen/jit.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -36,16 +38,76 @@ std::vector<std::string> split_whitespace(std::string_view s) {
     return words;
 }
 
+// The largest source compiled, and where that was decided.
+struct SizeLimit {
+    uint64_t bytes = 0; // 0: no limit
+    std::string origin;
+};
+
 struct Settings {
     std::string compiler;
     std::string compiler_origin;
     std::optional<std::vector<std::string>> flags; // none: default_flags() for the compiler
+    TimeLimit time_limit;
+    SizeLimit size_limit;
 };
+
+const char* nonempty_env(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : nullptr;
+}
+
+// A number from the whole of `text`, or nullopt.
+template <class T> std::optional<T> parse_number(std::string_view text) {
+    T value{};
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+TimeLimit resolve_time_limit(const JitOptions& o) {
+    TimeLimit t;
+    double seconds = kDefaultCompileTimeoutSeconds;
+    t.origin = "the default";
+    if (o.compile_timeout_s) {
+        seconds = *o.compile_timeout_s;
+        t.origin = "JitOptions::compile_timeout_s";
+    } else if (const char* env = nonempty_env("SISKIN_CC_TIMEOUT")) {
+        std::optional<double> v = parse_number<double>(env);
+        if (!v || !(*v >= 0))
+            throw Error(fmt::format("SISKIN_CC_TIMEOUT is '{}': give the seconds the C compiler "
+                                    "may run, or 0 for no limit",
+                                    env));
+        seconds = *v;
+        t.origin = "SISKIN_CC_TIMEOUT";
+    }
+    if (!(seconds >= 0))
+        throw Error(fmt::format("{} is {}: give a number of seconds, or 0 for no limit", t.origin,
+                                seconds));
+    if (seconds > 0 && seconds < 1e9) // beyond thirty years: no limit
+        t.limit = std::chrono::milliseconds(static_cast<int64_t>(std::ceil(seconds * 1000)));
+    return t;
+}
+
+SizeLimit resolve_size_limit(const JitOptions& o) {
+    if (o.max_c_bytes) return {*o.max_c_bytes, "JitOptions::max_c_bytes"};
+    if (const char* env = nonempty_env("SISKIN_MAX_C_BYTES")) {
+        std::optional<uint64_t> v = parse_number<uint64_t>(env);
+        if (!v)
+            throw Error(fmt::format("SISKIN_MAX_C_BYTES is '{}': give the size in bytes of the "
+                                    "largest generated C to compile, or 0 for no limit",
+                                    env));
+        return {*v, "SISKIN_MAX_C_BYTES"};
+    }
+    return {kDefaultMaxCBytes, "the default"};
+}
 
 // Options first, then the environment, then the defaults. An environment variable that is set
 // but empty counts as unset.
 Settings resolve(const JitOptions& o) {
     Settings s;
+    s.time_limit = resolve_time_limit(o);
+    s.size_limit = resolve_size_limit(o);
     const char* cc = std::getenv("SISKIN_CC");
     if (o.compiler) {
         s.compiler = *o.compiler;
@@ -128,18 +190,31 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
     return s;
 }
 
+// Generated C this large would compile for minutes: refused before the compiler starts.
+void check_source_size(std::string_view source, const SizeLimit& limit) {
+    if (limit.bytes == 0 || source.size() <= limit.bytes) return;
+    throw Error(fmt::format("the generated C is {} bytes, over the limit of {} bytes ({}): it "
+                            "would take the C compiler minutes. Set SISKIN_MAX_C_BYTES to more "
+                            "bytes, or to 0 for no limit",
+                            source.size(), limit.bytes, limit.origin));
+}
+
 // Compiles the source into <key>.so through temporary files; returns the compiler's time.
 double build(const KernelCache& cache, const CompilerIdentity& cc,
-             const std::vector<std::string>& flags, const std::string& key,
-             const std::string& source, const std::string& library) {
+             const std::vector<std::string>& flags, const TimeLimit& time_limit,
+             const std::string& key, const std::string& source, const std::string& library) {
     std::string include_dir = cache.runtime_include_dir();
     std::string src = cache.temp_path(key, "c"), obj = cache.temp_path(key, "so");
     write_file(src, source);
-    CompileOutcome out = compile_shared_object(cc, flags, include_dir, src, obj);
+    CompileOutcome out = compile_shared_object(cc, flags, include_dir, src, obj, time_limit);
     if (!out.ok) {
         unlink(obj.c_str());
         std::string kept = cache.failed_source_path(key);
         if (rename(src.c_str(), kept.c_str()) != 0) kept = src;
+        if (out.timed_out)
+            throw Error(fmt::format("the C compiler was stopped: it did not finish within the "
+                                    "time limit of {}; the source is kept at {}\n  command: {}",
+                                    time_limit.describe(), kept, fmt::join(out.argv, " ")));
         throw Error(fmt::format("C compilation failed; the source is kept at {}\n  command: {}\n"
                                 "  first errors:{}",
                                 kept, fmt::join(out.argv, " "),
@@ -189,13 +264,17 @@ namespace {
 struct Command {
     const CompilerIdentity& cc;
     std::vector<std::string> flags;
+    TimeLimit time_limit;
+    SizeLimit size_limit;
 };
 
 Command command(const JitOptions& options) {
     Settings s = resolve(options);
     const CompilerIdentity& cc = compiler_identity(
-        s.compiler, s.compiler_origin, [&] { return KernelCache::open(options.cache_dir).dir(); });
-    return {cc, s.flags ? *s.flags : default_flags(cc.version)};
+        s.compiler, s.compiler_origin, [&] { return KernelCache::open(options.cache_dir).dir(); },
+        s.time_limit);
+    return {cc, s.flags ? *s.flags : default_flags(cc.version), std::move(s.time_limit),
+            std::move(s.size_limit)};
 }
 
 } // namespace
@@ -207,8 +286,8 @@ std::vector<std::string> jit_command(const JitOptions& options) {
 
 JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
     auto start = Clock::now();
-    auto [cc, flags] = command(options);
-    std::string key = kernel_key(c_source, cc, flags);
+    Command c = command(options);
+    std::string key = kernel_key(c_source, c.cc, c.flags);
 
     std::shared_ptr<Slot> slot = slot_for(key);
     std::lock_guard lock(slot->mutex);
@@ -227,7 +306,8 @@ JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
             }
         }
         if (!slot->library) {
-            r.compile_ms = build(cache, cc, flags, key, c_source, path);
+            check_source_size(c_source, c.size_limit);
+            r.compile_ms = build(cache, c.cc, c.flags, c.time_limit, key, c_source, path);
             slot->library = CompiledLibrary::load(path, key);
             r.cache = CacheStatus::Miss;
         }

@@ -11,6 +11,7 @@
 // hashes the source, the compiler (its path and `--version`), the flags and siskin's version, so
 // a later process with the same kernel loads it without compiling. Compiles go to a temporary
 // file that is renamed into place, so concurrent processes share the cache safely.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,13 +24,23 @@ namespace siskin::codegen {
 ///   compiler   $SISKIN_CC, else "cc"  (a path, or a name looked up on PATH)
 ///   flags      $SISKIN_CFLAGS split at whitespace, else default_flags() for the compiler
 ///   cache_dir  $SISKIN_CACHE_DIR, else $XDG_CACHE_HOME/siskin, else ~/.cache/siskin
+///   compile_timeout_s  $SISKIN_CC_TIMEOUT, else 120: seconds the compiler may run (0: no limit)
+///   max_c_bytes        $SISKIN_MAX_C_BYTES, else 2 MiB: the largest source compiled (0: none)
 /// Whatever the flags, the compiler also gets -fPIC -shared, the runtime include directory and
 /// -lm: those make the output a loadable library, they are not a choice.
 struct JitOptions {
     std::optional<std::string> compiler = {};
     std::optional<std::vector<std::string>> flags = {};
     std::optional<std::string> cache_dir = {};
+    std::optional<double> compile_timeout_s = {};
+    std::optional<uint64_t> max_c_bytes = {};
 };
+
+/// The defaults of the limits above. A one-line program can generate megabytes of C (2.6 MB took
+/// GCC -O3 three minutes): 2 MiB is about what compiles within the time limit, so a larger
+/// source is refused at once instead of stopped after the wait.
+inline constexpr double kDefaultCompileTimeoutSeconds = 120;
+inline constexpr uint64_t kDefaultMaxCBytes = uint64_t{2} << 20;
 
 /// {"-O3", "-march=native", "-falign-loops=32", "-std=c11"}, for GCC 12 or later on x86-64
 /// (`compiler_version` is its `--version`) with vector gathers turned off: no -ffast-math,
@@ -82,9 +93,10 @@ struct JitResult {
 
 /// Compiles `c_source` into a shared object and loads it, or reuses a cached one. Thread-safe:
 /// threads asking for the same new source compile it once. Throws Error when the compiler is
-/// missing or fails (the message names the kept source file, <cache dir>/failed-<key>.c, and the
-/// first error lines), or when the cache directory is unsafe (not owned by the user, or writable
-/// by others).
+/// missing, fails or runs past its time limit (the message names the kept source file,
+/// <cache dir>/failed-<key>.c, and the first error lines, or the limit), when the source is
+/// larger than max_c_bytes (before compiling), or when the cache directory is unsafe (not owned
+/// by the user, or writable by others).
 JitResult jit_compile(const std::string& c_source, const JitOptions& options = {});
 
 /// The compiler and flags jit_compile would run for these options: {path, flags..., "-fPIC",

@@ -1,0 +1,211 @@
+// Issue 22, case 5 (the C compiler's part): the limits on the C compiler, its running time and
+// the size of the source it is given. Each test is named after the case it pins.
+// Every test uses a fresh temporary cache directory, never the user's cache.
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "codegen/jit_testing.hpp"
+#include "codegen_test_util.hpp"
+#include "siskin/codegen/jit.hpp"
+
+namespace siskin::codegen {
+namespace {
+
+using codegen_test::expect_error;
+using codegen_test::ScopedEnv;
+using codegen_test::TempDir;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_text(const std::string& path, std::string_view text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// A source no other test compiles, so its key is new.
+std::string unique_source(std::string_view tag, int value) {
+    static std::atomic<int> counter{0};
+    return fmt::format("#include \"siskin_prelude.h\"\n/* hardening {} {} {} */\n"
+                       "int64_t answer(int64_t x) {{ return siskin_max_i64(x, 0) + {}; }}\n",
+                       tag, getpid(), counter++, value);
+}
+
+int64_t call_answer(const JitResult& r, int64_t x) {
+    return r.library->function<int64_t(int64_t)>("answer")(x);
+}
+
+std::vector<std::string> names_starting(const std::string& dir, std::string_view prefix) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().rfind(prefix, 0) == 0)
+            names.push_back(e.path().filename().string());
+    return names;
+}
+
+// An executable shell script.
+std::string script(const TempDir& dir, std::string_view name, std::string_view body) {
+    std::string path = dir / name;
+    write_text(path, fmt::format("#!/bin/sh\n{}", body));
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+}
+
+// Gone, or a zombie waiting for a parent that does not reap (PID 1 in some containers).
+bool process_ended(pid_t pid) {
+    std::string stat = read_text(fmt::format("/proc/{}/stat", pid));
+    if (stat.empty()) return true;
+    size_t paren = stat.rfind(')');
+    return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+}
+
+bool ends_within(pid_t pid, std::chrono::seconds limit) {
+    auto until = Clock::now() + limit;
+    while (!process_ended(pid)) {
+        if (Clock::now() > until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
+// Drops every reference to loaded kernels, so the next jit_compile reads the disk. A file is
+// never changed in place while mapped: the tests replace it with a new one.
+void forget(JitResult& r) {
+    r = {};
+    testing::forget_loaded_libraries();
+}
+
+class Hardening : public ::testing::Test {
+protected:
+    void SetUp() override {
+        testing::forget_loaded_libraries();
+        options_.cache_dir = cache_.path();
+        cflags_.emplace("SISKIN_CFLAGS", std::nullopt);
+        cc_.emplace("SISKIN_CC", std::nullopt);
+        timeout_.emplace("SISKIN_CC_TIMEOUT", std::nullopt);
+        max_bytes_.emplace("SISKIN_MAX_C_BYTES", std::nullopt);
+        cache_env_.emplace("SISKIN_CACHE_DIR", cache_.path());
+        options_.flags = std::vector<std::string>{"-O1", "-std=c11"}; // quick compiles
+    }
+
+    TempDir cache_, bin_;
+    JitOptions options_;
+    std::optional<ScopedEnv> cflags_, cc_, timeout_, max_bytes_, cache_env_;
+};
+
+// ---- Case 5: the C compiler runs with a time limit, and a source too large is refused -------
+
+// A compiler that never finishes (it waits for a child that sleeps): stopped at the limit with
+// everything it started, a clear error that names the limit and how to raise it, the source
+// kept, no temporaries left.
+TEST_F(Hardening, Case5_StuckCompilerIsStoppedAtTheTimeLimit) {
+    std::string pid_file = bin_ / "sleeper.pid";
+    std::string cc = script(bin_, "stuck-cc",
+                            fmt::format("case \"$1\" in --version) echo stuck-cc 1.0; exit 0;; esac\n"
+                                        "sleep 60 &\necho $! > '{}'\nwait\n",
+                                        pid_file));
+    ScopedEnv env_cc("SISKIN_CC", cc);
+    ScopedEnv limit("SISKIN_CC_TIMEOUT", "1");
+    options_.flags.reset();
+    auto start = Clock::now();
+    expect_error([&] { jit_compile(unique_source("stuck", 1), options_); },
+                 "the C compiler was stopped", "time limit of 1 s (SISKIN_CC_TIMEOUT)",
+                 "set SISKIN_CC_TIMEOUT to more seconds, or to 0 for no limit",
+                 "the source is kept at " + cache_.path() + "/failed-", cc);
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+    pid_t sleeper = std::stoi(read_text(pid_file));
+    EXPECT_TRUE(ends_within(sleeper, std::chrono::seconds(5)))
+        << "the compiler's child outlived it: " << sleeper;
+    EXPECT_TRUE(names_starting(cache_.path(), "tmp-").empty());
+    EXPECT_EQ(names_starting(cache_.path(), "failed-").size(), 1u);
+}
+
+// The limit holds for a compiler that closes its output and goes on running, and for the
+// `--version` query that identifies the compiler.
+TEST_F(Hardening, Case5_CompilerSilentOrStuckInVersionIsStopped) {
+    options_.compile_timeout_s = 0.5;
+    options_.compiler = script(bin_, "silent-cc",
+                               "case \"$1\" in --version) echo silent-cc 1.0; exit 0;; esac\n"
+                               "exec >/dev/null 2>&1\nsleep 60\n");
+    expect_error([&] { jit_compile(unique_source("silent", 2), options_); },
+                 "time limit of 0.5 s (JitOptions::compile_timeout_s)");
+
+    options_.compiler = script(bin_, "mute-cc", "sleep 60\n");
+    auto start = Clock::now();
+    expect_error([&] { jit_compile(unique_source("mute", 3), options_); },
+                 "`" + *options_.compiler + " --version` did not finish within the time limit",
+                 "SISKIN_CC_TIMEOUT");
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+}
+
+// The limit comes from JitOptions, else SISKIN_CC_TIMEOUT, else 120 s; 0 is no limit, and a
+// value that is not a number of seconds is an error that says what to give.
+TEST_F(Hardening, Case5_TimeLimitSettings) {
+    {
+        ScopedEnv bad("SISKIN_CC_TIMEOUT", "two minutes");
+        expect_error([&] { jit_compile(unique_source("badlimit", 4), options_); },
+                     "SISKIN_CC_TIMEOUT is 'two minutes'", "0 for no limit");
+    }
+    {
+        ScopedEnv negative("SISKIN_CC_TIMEOUT", "-1");
+        expect_error([&] { jit_compile(unique_source("badlimit", 5), options_); },
+                     "SISKIN_CC_TIMEOUT is '-1'");
+    }
+    EXPECT_EQ(kDefaultCompileTimeoutSeconds, 120);
+    ScopedEnv none("SISKIN_CC_TIMEOUT", "0");
+    EXPECT_EQ(call_answer(jit_compile(unique_source("nolimit", 6), options_), 1), 7);
+}
+
+// Generated C over the size limit is refused before the compiler starts (a log-writing
+// compiler shows it never ran), naming the size, the limit and how to raise it. 0 is no limit,
+// and a kernel already in the cache loads whatever its size.
+TEST_F(Hardening, Case5_OversizedSourceIsRefusedBeforeCompiling) {
+    std::string log = bin_ / "log";
+    options_.compiler = script(bin_, "logging-cc", fmt::format("echo \"$@\" >> '{}'\nexec cc \"$@\"\n", log));
+    std::string src = unique_source("large", 7) + "/*" + std::string(2000, 'x') + "*/\n";
+    {
+        ScopedEnv small("SISKIN_MAX_C_BYTES", "1000");
+        expect_error([&] { jit_compile(src, options_); },
+                     fmt::format("the generated C is {} bytes", src.size()),
+                     "over the limit of 1000 bytes (SISKIN_MAX_C_BYTES)",
+                     "Set SISKIN_MAX_C_BYTES to more bytes, or to 0 for no limit");
+        EXPECT_EQ(read_text(log).find("-shared"), std::string::npos) << "the compiler ran";
+        options_.max_c_bytes = 100;
+        expect_error([&] { jit_compile(src, options_); }, "(JitOptions::max_c_bytes)");
+        options_.max_c_bytes.reset();
+    }
+    {
+        ScopedEnv bad("SISKIN_MAX_C_BYTES", "2MB");
+        expect_error([&] { jit_compile(src, options_); }, "SISKIN_MAX_C_BYTES is '2MB'");
+    }
+    EXPECT_EQ(kDefaultMaxCBytes, 2u << 20);
+    JitResult r;
+    {
+        ScopedEnv none("SISKIN_MAX_C_BYTES", "0");
+        r = jit_compile(src, options_);
+        EXPECT_EQ(call_answer(r, 1), 8);
+    }
+    forget(r);
+    options_.max_c_bytes = 1000;
+    r = jit_compile(src, options_);
+    EXPECT_EQ(r.cache, CacheStatus::DiskHit);
+}
+
+} // namespace
+} // namespace siskin::codegen
