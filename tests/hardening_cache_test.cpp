@@ -1,5 +1,5 @@
-// Issue 22, case 5 (the C compiler's part): the limits on the C compiler, its running time and
-// the size of the source it is given. Each test is named after the case it pins.
+// Issue 22, cases 5 (the C compiler's part) and 11: the limits on the C compiler (its running
+// time, the size of the source it is given) and a kernel cache that checks what it loads. Each test is named after the case it pins.
 // Every test uses a fresh temporary cache directory, never the user's cache.
 #include <atomic>
 #include <chrono>
@@ -89,6 +89,18 @@ bool ends_within(pid_t pid, std::chrono::seconds limit) {
 void forget(JitResult& r) {
     r = {};
     testing::forget_loaded_libraries();
+}
+
+void replace_file(const std::string& path, std::string_view contents) {
+    fs::remove(path);
+    write_text(path, contents);
+    chmod(path.c_str(), 0700);
+}
+
+mode_t mode_of(const std::string& path) {
+    struct stat st;
+    EXPECT_EQ(lstat(path.c_str(), &st), 0) << path;
+    return st.st_mode;
 }
 
 class Hardening : public ::testing::Test {
@@ -205,6 +217,112 @@ TEST_F(Hardening, Case5_OversizedSourceIsRefusedBeforeCompiling) {
     options_.max_c_bytes = 1000;
     r = jit_compile(src, options_);
     EXPECT_EQ(r.cache, CacheStatus::DiskHit);
+}
+
+// ---- Case 11: the cache checks what it loads, keeps kernels private, sweeps temporaries -----
+
+// A truncated kernel (1 KB, 12 KB, all but one byte) used to load and die with SIGBUS on every
+// later run. Now it fails its check, is removed and rebuilt; the next run loads the repair.
+TEST_F(Hardening, Case11_TruncatedKernelIsRebuiltNotLoaded) {
+    std::string src = unique_source("truncated", 11);
+    JitResult r = jit_compile(src, options_);
+    std::string path = r.library->path();
+    const std::string whole = read_text(path);
+    ASSERT_GT(whole.size(), 12u * 1024) << "a kernel smaller than the cases of the issue";
+    for (size_t keep : {size_t{1024}, size_t{12 * 1024}, whole.size() - 1}) {
+        forget(r);
+        replace_file(path, whole.substr(0, keep));
+        r = jit_compile(src, options_);
+        EXPECT_EQ(r.cache, CacheStatus::Miss) << keep;
+        EXPECT_NE(r.discarded.find(path), std::string::npos) << r.discarded;
+        EXPECT_NE(r.discarded.find("no seal"), std::string::npos) << r.discarded;
+        EXPECT_EQ(call_answer(r, 1), 12);
+        forget(r);
+        r = jit_compile(src, options_);
+        EXPECT_EQ(r.cache, CacheStatus::DiskHit) << "the repair was not kept";
+        EXPECT_EQ(r.discarded, "");
+    }
+    // One byte changed: the hash catches it. One byte appended: the seal is no longer last.
+    std::string flipped = whole;
+    flipped[flipped.size() / 2] ^= 1;
+    for (auto [damaged, why] : {std::pair<std::string, std::string>{flipped, "damaged"},
+                                {whole + "x", "no seal"}}) {
+        forget(r);
+        replace_file(path, damaged);
+        r = jit_compile(src, options_);
+        EXPECT_EQ(r.cache, CacheStatus::Miss);
+        EXPECT_NE(r.discarded.find(why), std::string::npos) << r.discarded;
+        EXPECT_EQ(call_answer(r, 1), 12);
+    }
+}
+
+// Another valid kernel copied into an entry's place, or a symbolic link to one, used to be
+// loaded and give its answer. Now the seal names the wrong key, or the link is not followed;
+// the entry is rebuilt and the other kernel's file is untouched.
+TEST_F(Hardening, Case11_AnotherKernelInItsPlaceIsRebuiltNotLoaded) {
+    std::string mine = unique_source("mine", 100), other = unique_source("other", 200);
+    JitResult a = jit_compile(mine, options_), b = jit_compile(other, options_);
+    std::string path = a.library->path(), other_path = b.library->path();
+    const std::string other_bytes = read_text(other_path);
+    forget(a);
+    forget(b);
+
+    replace_file(path, other_bytes);
+    a = jit_compile(mine, options_);
+    EXPECT_EQ(a.cache, CacheStatus::Miss);
+    EXPECT_NE(a.discarded.find("sealed for another kernel"), std::string::npos) << a.discarded;
+    EXPECT_EQ(call_answer(a, 1), 101);
+
+    forget(a);
+    fs::remove(path);
+    fs::create_symlink(other_path, path);
+    a = jit_compile(mine, options_);
+    EXPECT_EQ(a.cache, CacheStatus::Miss);
+    EXPECT_NE(a.discarded.find("symbolic link"), std::string::npos) << a.discarded;
+    EXPECT_EQ(call_answer(a, 1), 101);
+    EXPECT_TRUE(S_ISREG(mode_of(path))) << "the link is still there";
+    EXPECT_EQ(read_text(other_path), other_bytes);
+}
+
+// Not a file of this user's that only they may write: a FIFO (the check must not hang opening
+// it), a directory's worth of nothing, a kernel others may write.
+TEST_F(Hardening, Case11_EntryThatIsNotAPrivateFileIsRebuilt) {
+    std::string src = unique_source("fifo", 300);
+    JitResult r = jit_compile(src, options_);
+    std::string path = r.library->path();
+    const std::string whole = read_text(path);
+    forget(r);
+
+    fs::remove(path);
+    ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+    r = jit_compile(src, options_);
+    EXPECT_NE(r.discarded.find("not a regular file"), std::string::npos) << r.discarded;
+    EXPECT_EQ(call_answer(r, 0), 300);
+
+    forget(r);
+    replace_file(path, whole);
+    chmod(path.c_str(), 0777);
+    r = jit_compile(src, options_);
+    EXPECT_NE(r.discarded.find("others may write it (mode 0777)"), std::string::npos)
+        << r.discarded;
+    EXPECT_EQ(mode_of(path) & 07777, 0700u);
+}
+
+// With umask 000 kernels used to be written 0777. Now: 0700 for kernels, 0600 for kept sources.
+TEST_F(Hardening, Case11_KernelsArePrivateWhateverTheUmask) {
+    mode_t old_umask = umask(0);
+    JitResult r = jit_compile(unique_source("umask", 400), options_);
+    std::string failed_message;
+    try {
+        jit_compile("#include \"siskin_prelude.h\"\nint broken(void) { return 1 }\n", options_);
+    } catch (const Error& e) {
+        failed_message = e.what();
+    }
+    umask(old_umask);
+    EXPECT_EQ(mode_of(r.library->path()) & 07777, 0700u);
+    std::vector<std::string> failed = names_starting(cache_.path(), "failed-");
+    ASSERT_EQ(failed.size(), 1u) << failed_message;
+    EXPECT_EQ(mode_of(cache_ / failed[0]) & 07777, 0600u);
 }
 
 } // namespace

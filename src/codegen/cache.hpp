@@ -3,7 +3,9 @@
 //
 // Layout of the directory (created 0700; an existing one must belong to the user and not be
 // writable by group or others, since loading a library from it runs its code):
-//   <key>.so             a compiled kernel, installed by rename() so readers never see half a file
+//   <key>.so             a compiled kernel, mode 0700, sealed with its key and content hash
+//                        (cache_entry.hpp) and installed by rename(): it is checked before
+//                        every load, and a damaged or mismatched one is removed and rebuilt
 //   failed-<key>.c       the source of a kernel that did not compile, kept for the user to inspect
 //   runtime-<hash>/      the embedded runtime headers of one siskin build (the -I directory)
 //   compiler-<hash>.version  a compiler's `--version`, kept so a new process need not ask it

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "codegen/cache.hpp"
+#include "codegen/cache_entry.hpp"
 #include "codegen/compiler.hpp"
 #include "codegen/file_util.hpp"
 #include "codegen/jit_testing.hpp"
@@ -199,7 +200,8 @@ void check_source_size(std::string_view source, const SizeLimit& limit) {
                             source.size(), limit.bytes, limit.origin));
 }
 
-// Compiles the source into <key>.so through temporary files; returns the compiler's time.
+// Compiles the source into <key>.so through temporary files, seals it and renames it into
+// place; returns the compiler's time.
 double build(const KernelCache& cache, const CompilerIdentity& cc,
              const std::vector<std::string>& flags, const TimeLimit& time_limit,
              const std::string& key, const std::string& source, const std::string& library) {
@@ -221,6 +223,12 @@ double build(const KernelCache& cache, const CompilerIdentity& cc,
                                 first_error_lines(replace_all(out.diagnostics, src, kept))));
     }
     unlink(src.c_str());
+    try {
+        seal_entry(obj, key);
+    } catch (const Error&) {
+        unlink(obj.c_str());
+        throw;
+    }
     // rename() replaces atomically: a process loading <key>.so sees the old file or the new one.
     if (rename(obj.c_str(), library.c_str()) != 0) {
         int err = errno;
@@ -277,6 +285,31 @@ Command command(const JitOptions& options) {
             std::move(s.size_limit)};
 }
 
+struct Loaded {
+    std::shared_ptr<const CompiledLibrary> library;
+    std::string problem; // why an entry that was there was not loaded (it is removed)
+};
+
+// The cache entry at `path`, loaded if check_entry finds it sound; a damaged one is removed.
+// dlopen opens the file again by name, so afterwards the name must still give the file checked
+// (held open meanwhile, its inode cannot be reused).
+Loaded load_entry(const std::string& path, const std::string& key) {
+    EntryCheck check = check_entry(path, key);
+    if (!check.present()) return {};
+    std::string problem = check.problem();
+    if (problem.empty()) {
+        try {
+            std::shared_ptr<const CompiledLibrary> library = CompiledLibrary::load(path, key);
+            if (check.still_names(path)) return {std::move(library), ""};
+            problem = "it was replaced while it was being loaded";
+        } catch (const Error& e) {
+            problem = e.message();
+        }
+    }
+    check.remove(path);
+    return {nullptr, fmt::format("the cached kernel '{}' was not loaded: {}", path, problem)};
+}
+
 } // namespace
 
 std::vector<std::string> jit_command(const JitOptions& options) {
@@ -297,18 +330,21 @@ JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
     } else {
         KernelCache cache = KernelCache::open(options.cache_dir);
         std::string path = cache.library_path(key);
-        if (access(path.c_str(), F_OK) == 0) {
-            try {
-                slot->library = CompiledLibrary::load(path, key);
-                r.cache = CacheStatus::DiskHit;
-            } catch (const Error&) {
-                // A damaged cache entry: compile again and replace it.
-            }
-        }
-        if (!slot->library) {
+        Loaded found = load_entry(path, key);
+        if (found.library) {
+            slot->library = std::move(found.library);
+            r.cache = CacheStatus::DiskHit;
+        } else {
+            // Absent or damaged (and removed): compile it, once. What was just built and still
+            // fails its check is an error, not another compile.
+            r.discarded = std::move(found.problem);
             check_source_size(c_source, c.size_limit);
             r.compile_ms = build(cache, c.cc, c.flags, c.time_limit, key, c_source, path);
-            slot->library = CompiledLibrary::load(path, key);
+            Loaded built = load_entry(path, key);
+            if (!built.library)
+                throw Error(fmt::format("the kernel just compiled cannot be used: {}",
+                                        built.problem));
+            slot->library = std::move(built.library);
             r.cache = CacheStatus::Miss;
         }
     }

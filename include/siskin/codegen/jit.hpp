@@ -10,7 +10,9 @@
 // beyond the standard headers. The shared object is stored as <cache dir>/<key>.so, where the key
 // hashes the source, the compiler (its path and `--version`), the flags and siskin's version, so
 // a later process with the same kernel loads it without compiling. Compiles go to a temporary
-// file that is renamed into place, so concurrent processes share the cache safely.
+// file that is renamed into place, so concurrent processes share the cache safely. Every object
+// carries a seal (its key and a hash of its bytes) that is checked before it is loaded: a
+// truncated, replaced or symlinked entry is removed and compiled again, never loaded.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -89,6 +91,7 @@ struct JitResult {
     CacheStatus cache = CacheStatus::Miss;
     double compile_ms = 0; // time spent in the C compiler; 0 on a hit
     double total_ms = 0;   // the whole jit_compile call: key, cache lookup, compile, load
+    std::string discarded; // why a cache entry was removed and compiled again; empty if none
 };
 
 /// Compiles `c_source` into a shared object and loads it, or reuses a cached one. Thread-safe:
