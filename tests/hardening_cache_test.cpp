@@ -1,5 +1,6 @@
 // Issue 22, cases 5 (the C compiler's part) and 11: the limits on the C compiler (its running
-// time, the size of the source it is given) and a kernel cache that checks what it loads. Each test is named after the case it pins.
+// time, the size of the source it is given) and a kernel cache that checks what it loads and
+// cleans up after interrupted work. Each test is named after the case it pins.
 // Every test uses a fresh temporary cache directory, never the user's cache.
 #include <atomic>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "codegen/cache.hpp"
 #include "codegen/jit_testing.hpp"
 #include "codegen_test_util.hpp"
 #include "siskin/codegen/jit.hpp"
@@ -323,6 +325,55 @@ TEST_F(Hardening, Case11_KernelsArePrivateWhateverTheUmask) {
     std::vector<std::string> failed = names_starting(cache_.path(), "failed-");
     ASSERT_EQ(failed.size(), 1u) << failed_message;
     EXPECT_EQ(mode_of(cache_ / failed[0]) & 07777, 0600u);
+}
+
+// Interrupted compiles used to leave tmp-* files forever and failed-*.c files were never
+// removed. The first open of a cache directory in a process sweeps: temporaries older than an
+// hour (files, the runtime's directories, the version memo's), failed sources beyond the newest
+// 16 or older than a week. Fresh temporaries, other entries and the targets of links stay.
+TEST_F(Hardening, Case11_StaleTemporariesAndOldFailedSourcesAreSwept) {
+    TempDir outside;
+    std::string dir = cache_ / "swept";
+    fs::create_directory(dir);
+    chmod(dir.c_str(), 0700);
+    auto age = [&](const std::string& name, std::chrono::seconds seconds) {
+        std::string path = dir + "/" + name;
+        struct timespec times[2];
+        times[0].tv_sec = times[1].tv_sec = time(nullptr) - seconds.count();
+        times[0].tv_nsec = times[1].tv_nsec = 0;
+        ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW), 0) << path;
+    };
+    using std::chrono::hours;
+    auto file = [&](const std::string& name, std::chrono::seconds old) {
+        write_text(dir + "/" + name, "x");
+        age(name, old);
+    };
+    file("tmp-aaaa-1-1.c", hours(2));
+    file("tmp-aaaa-1-2.so", hours(2));
+    file("tmp-bbbb-1-3.c", std::chrono::minutes(5)); // a compile still running
+    fs::create_directory(dir + "/tmp-runtime-1-4.d");
+    write_text(dir + "/tmp-runtime-1-4.d/siskin_prelude.h", "x");
+    age("tmp-runtime-1-4.d", hours(2));
+    file("compiler-cccc.version.tmp-99", hours(2));
+    file("compiler-dddd.version", hours(24 * 30)); // not a temporary, however old
+    file("eeee.so", hours(24 * 30));
+    write_text(outside / "target", "keep me");
+    fs::create_symlink(outside / "target", dir + "/tmp-link");
+    age("tmp-link", hours(2));
+    for (int i = 0; i < 20; ++i) file(fmt::format("failed-{:02}.c", i), hours(i + 1));
+    file("failed-old.c", hours(24 * 8));
+
+    KernelCache::open(dir);
+
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+    std::sort(left.begin(), left.end());
+    std::vector<std::string> expected{"compiler-dddd.version", "eeee.so"};
+    for (int i = 0; i < 16; ++i) expected.push_back(fmt::format("failed-{:02}.c", i));
+    expected.push_back("tmp-bbbb-1-3.c");
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(left, expected);
+    EXPECT_EQ(read_text(outside / "target"), "keep me");
 }
 
 } // namespace

@@ -1,11 +1,18 @@
 #include "codegen/cache.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -148,7 +155,60 @@ void check_safe(const std::string& dir, std::string_view origin) {
             dir, origin, (st.st_mode & S_IWOTH) ? "others" : "its group", st.st_mode & 07777, dir));
 }
 
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Sweeps a directory once per process: a program compiling many kernels lists it once.
+bool first_open(const std::string& dir) {
+    static std::mutex mutex;
+    static std::set<std::string> swept;
+    std::lock_guard lock(mutex);
+    return swept.insert(dir).second;
+}
+
 } // namespace
+
+void sweep_cache_dir(const std::string& dir) {
+    DIR* d = opendir(dir.c_str());
+    if (!d) return;
+    const time_t now = std::time(nullptr);
+    struct Failed {
+        time_t mtime;
+        std::string name;
+    };
+    std::vector<Failed> failed;
+    std::vector<std::string> stale;
+    while (const dirent* e = readdir(d)) {
+        std::string_view name = e->d_name;
+        bool temporary = starts_with(name, "tmp-") || name.find(".tmp-") != std::string_view::npos;
+        bool failed_source = starts_with(name, "failed-") && ends_with(name, ".c");
+        if (!temporary && !failed_source) continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        time_t age = now - st.st_mtime;
+        if (temporary && age > KernelCache::kStaleTemporarySeconds)
+            stale.emplace_back(name);
+        else if (failed_source)
+            failed.push_back({st.st_mtime, std::string(name)});
+    }
+    closedir(d);
+    std::sort(failed.begin(), failed.end(),
+              [](const Failed& a, const Failed& b) { return a.mtime > b.mtime; });
+    for (size_t i = 0; i < failed.size(); ++i)
+        if (i >= KernelCache::kKeptFailedSources ||
+            now - failed[i].mtime > KernelCache::kFailedSourceSeconds)
+            stale.push_back(failed[i].name);
+    for (const std::string& name : stale) {
+        // remove_all removes a symbolic link itself, never what it points to.
+        std::error_code ignored;
+        std::filesystem::remove_all(dir + "/" + name, ignored);
+    }
+}
 
 std::string kernel_key(std::string_view source, const CompilerIdentity& compiler,
                        const std::vector<std::string>& flags) {
@@ -189,6 +249,7 @@ KernelCache KernelCache::open(const std::optional<std::string>& dir) {
     path = absolute(std::move(path));
     make_dirs(path, origin);
     check_safe(path, origin);
+    if (first_open(path)) sweep_cache_dir(path);
     return KernelCache(std::move(path));
 }
 

@@ -6,10 +6,12 @@
 //   <key>.so             a compiled kernel, mode 0700, sealed with its key and content hash
 //                        (cache_entry.hpp) and installed by rename(): it is checked before
 //                        every load, and a damaged or mismatched one is removed and rebuilt
-//   failed-<key>.c       the source of a kernel that did not compile, kept for the user to inspect
+//   failed-<key>.c       the source of a kernel that did not compile, kept for the user to
+//                        inspect: the newest 16, for a week
 //   runtime-<hash>/      the embedded runtime headers of one siskin build (the -I directory)
 //   compiler-<hash>.version  a compiler's `--version`, kept so a new process need not ask it
-//   tmp-*                files being written; each process writes only its own
+//   tmp-*, *.tmp-*       files being written; each process writes only its own. Those an
+//                        interrupted process left are removed once they are an hour old
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +32,8 @@ class KernelCache {
 public:
     /// The directory `dir`, else $SISKIN_CACHE_DIR, else $XDG_CACHE_HOME/siskin, else
     /// ~/.cache/siskin: created with mode 0700 if missing, checked if present. Throws Error when
-    /// it cannot be created or is not safe to load code from.
+    /// it cannot be created or is not safe to load code from. The first open of a directory in a
+    /// process sweeps it (sweep_cache_dir).
     static KernelCache open(const std::optional<std::string>& dir);
 
     const std::string& dir() const { return dir_; }
@@ -41,9 +44,23 @@ public:
     /// The directory holding this build's runtime headers, written on first use.
     std::string runtime_include_dir() const;
 
+    /// How old a temporary file must be to count as left behind. No compile takes this long
+    /// under the default time limit; a compiler that runs longer has read its source by then,
+    /// and writes its output under a fresh name.
+    static constexpr int kStaleTemporarySeconds = 60 * 60;
+    /// Kept failed sources: at most this many, the newest, and none older than a week.
+    static constexpr size_t kKeptFailedSources = 16;
+    static constexpr int kFailedSourceSeconds = 7 * 24 * 60 * 60;
+
 private:
     explicit KernelCache(std::string dir) : dir_(std::move(dir)) {}
     std::string dir_;
 };
+
+/// Removes what interrupted or failed work left in the cache directory `dir`: temporaries
+/// (`tmp-*`, `*.tmp-*`, files or directories) older than kStaleTemporarySeconds, and failed
+/// sources beyond the newest kKeptFailedSources or older than kFailedSourceSeconds. Symbolic
+/// links are removed, never followed. Errors are ignored: sweeping is housekeeping.
+void sweep_cache_dir(const std::string& dir);
 
 } // namespace siskin::codegen
