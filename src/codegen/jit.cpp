@@ -194,9 +194,9 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
 // Generated C this large would compile for minutes: refused before the compiler starts.
 void check_source_size(std::string_view source, const SizeLimit& limit) {
     if (limit.bytes == 0 || source.size() <= limit.bytes) return;
-    throw Error(fmt::format("the generated C is {} bytes, over the limit of {} bytes ({}): it "
-                            "would take the C compiler minutes. Set SISKIN_MAX_C_BYTES to more "
-                            "bytes, or to 0 for no limit",
+    throw Error(fmt::format("the generated C is {} bytes, over the limit of {} bytes ({}) that "
+                            "keeps a program from compiling for minutes. Set SISKIN_MAX_C_BYTES "
+                            "to more bytes, or to 0 for no limit",
                             source.size(), limit.bytes, limit.origin));
 }
 
