@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "siskin/tensor.hpp"
@@ -42,6 +43,14 @@ void write_frostt(const Tensor& t, const std::string& path);
 /// Chooses by extension: .mtx or .tns; throws Error for anything else.
 Tensor read_tensor(const std::string& path, const ReadOptions& options = {});
 void write_tensor(const Tensor& t, const std::string& path);
+
+/// `text` (bytes from a file or the command line) in single quotes, fit for a one-line error
+/// message: control bytes and malformed UTF-8 written as \xNN, backslashes and quotes escaped,
+/// and at most `max_bytes` of it shown, then " (N of M bytes shown)" when it was cut.
+std::string quote_input(std::string_view text, size_t max_bytes = 80);
+/// As quote_input, without the quotes and leaving backslashes and quotes as they are: a message
+/// (which quotes its own parts) made safe to print on a terminal.
+std::string printable_text(std::string_view text, size_t max_bytes);
 
 /// Stream forms (the name is used in error messages).
 Tensor read_matrix_market(std::istream& in, const std::string& name, const ReadOptions& options = {});

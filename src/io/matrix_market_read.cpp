@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "io/checked.hpp"
 #include "io/text_scanner.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
@@ -35,30 +36,34 @@ constexpr std::string_view kBanner =
 Header parse_banner(io::TextScanner& sc) {
     if (!sc.next_line()) sc.fail(fmt::format("empty file; expected the banner '{}'", kBanner));
     if (lower(sc.token()) != "%%matrixmarket")
-        sc.fail(fmt::format("bad banner '{}'; expected '{}'", sc.line(), kBanner));
+        sc.fail(fmt::format("bad banner {}; expected '{}'", quote_input(sc.line()), kBanner));
     Header h;
-    std::string object = lower(sc.token()), format = lower(sc.token()), field = lower(sc.token()),
-                symmetry = lower(sc.token());
+    // The tokens as written, for messages; lowercased, for matching.
+    std::string_view object_text = sc.token(), format_text = sc.token(), field_text = sc.token(),
+                     symmetry_text = sc.token();
+    std::string object = lower(object_text), format = lower(format_text), field = lower(field_text),
+                symmetry = lower(symmetry_text);
     if (object != "matrix")
-        sc.fail(fmt::format("bad banner: object '{}' is not supported (only 'matrix')", object));
+        sc.fail(fmt::format("bad banner: object {} is not supported (only 'matrix')",
+                            quote_input(object_text)));
     if (format == "coordinate") h.coordinate = true;
     else if (format == "array") h.coordinate = false;
-    else sc.fail(fmt::format("bad banner: format '{}' (expected coordinate or array)", format));
+    else sc.fail(fmt::format("bad banner: format {} (expected coordinate or array)", quote_input(format_text)));
     if (field == "real" || field == "double") h.field = Field::Real;
     else if (field == "integer") h.field = Field::Integer;
     else if (field == "pattern") h.field = Field::Pattern;
     else if (field == "complex")
         sc.fail("complex Matrix Market files are not supported (siskin has no complex type)");
-    else sc.fail(fmt::format("bad banner: field '{}' (expected real, integer or pattern)", field));
+    else sc.fail(fmt::format("bad banner: field {} (expected real, integer or pattern)", quote_input(field_text)));
     if (symmetry == "general") h.symmetry = Symmetry::General;
     else if (symmetry == "symmetric") h.symmetry = Symmetry::Symmetric;
     else if (symmetry == "skew-symmetric") h.symmetry = Symmetry::Skew;
     else if (symmetry == "hermitian")
         sc.fail("hermitian Matrix Market files are not supported (siskin has no complex type)");
     else
-        sc.fail(fmt::format("bad banner: symmetry '{}' (expected general, symmetric or "
+        sc.fail(fmt::format("bad banner: symmetry {} (expected general, symmetric or "
                             "skew-symmetric)",
-                            symmetry));
+                            quote_input(symmetry_text)));
     if (!sc.token().empty()) sc.fail(fmt::format("bad banner: unexpected text after '{}'", symmetry));
     if (h.field == Field::Pattern && !h.coordinate)
         sc.fail("bad banner: a pattern matrix must use the coordinate format");
@@ -112,10 +117,13 @@ Size parse_size(io::TextScanner& sc, const Header& h) {
     return s;
 }
 
-// The type values are parsed in, before conversion to the tensor's type.
+// The type values are parsed in, before conversion to the tensor's type. Integer types are read
+// as themselves whatever the field, so a real value that is not a whole number the type holds
+// (2.5, inf, nan) fails on its line instead of being converted (TextScanner::parse_value).
 ValueType parse_type_for(Field field, ValueType target) {
+    if (is_integer(target)) return target;
     if (field == Field::Real) return target == ValueType::Float32 ? target : ValueType::Float64;
-    return is_integer(target) ? target : ValueType::Int64;
+    return ValueType::Int64;
 }
 
 Scalar negate(const Scalar& v) {
@@ -142,6 +150,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         sc.fail_at(size.line, fmt::format("a {} x {} matrix is not a vector (expected n x 1 or "
                                           "1 x n)",
                                           size.rows, size.cols));
+    // One of rows and cols is 1 for a vector, so the product cannot overflow.
     std::vector<int64_t> shape = wanted == 1 ? std::vector<int64_t>{size.rows * size.cols}
                                              : std::vector<int64_t>{size.rows, size.cols};
     bool column_vector = size.cols == 1; // which index of a vector's entries counts
@@ -206,8 +215,9 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
             }
             if (std::string_view extra = sc.token(); !extra.empty())
                 sc.fail(h.field == Field::Pattern
-                            ? fmt::format("unexpected value '{}' on a line of a pattern file", extra)
-                            : fmt::format("unexpected '{}' after the value", extra));
+                            ? fmt::format("unexpected value {} on a line of a pattern file",
+                                          quote_input(extra))
+                            : fmt::format("unexpected {} after the value", quote_input(extra)));
             if (h.symmetry == Symmetry::Skew && i == j)
                 sc.fail(fmt::format("entry ({}, {}) on the diagonal of a skew-symmetric matrix",
                                     i + 1, j + 1));
@@ -237,14 +247,36 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         });
     }
 
-    // Array: the stored triangle (or everything), column by column.
+    // Array: the stored triangle (or everything), column by column. Every size below comes from
+    // the size line, so each product is checked: one that wraps would allocate a small buffer
+    // that the values then overrun.
     int64_t n = size.rows;
-    int64_t expected = h.symmetry == Symmetry::General     ? size.rows * size.cols
-                       : h.symmetry == Symmetry::Symmetric ? n * (n + 1) / 2
-                                                           : n * (n - 1) / 2;
+    auto too_large = [&](std::string_view what) {
+        sc.fail_at(size.line, fmt::format("a {} x {} array is too large: {} does not fit a 64-bit "
+                                          "integer",
+                                          size.rows, size.cols, what));
+    };
+    std::optional<int64_t> elements = io::checked_mul(size.rows, size.cols);
+    if (!elements) too_large("rows x columns");
+    // n(n+1)/2 and n(n-1)/2, halving the even factor first so that no step overflows early.
+    auto triangle = [&](int64_t a, int64_t b) {
+        std::optional<int64_t> t = a % 2 == 0 ? io::checked_mul(a / 2, b) : io::checked_mul(a, b / 2);
+        if (!t) too_large("the number of stored values");
+        return *t;
+    };
+    int64_t expected = h.symmetry == Symmetry::General     ? *elements
+                       : h.symmetry == Symmetry::Symmetric ? triangle(n, n + 1)
+                       : n == 0                            ? 0
+                                                           : triangle(n, n - 1);
+    // Each value takes a line of at least two bytes (one for the last), so a file cannot hold
+    // more values than that: refuse before allocating the dense buffer, not after.
+    if (expected > 0 && static_cast<uint64_t>(expected - 1) > text.size() / 2)
+        sc.fail_at(size.line, fmt::format("the size line declares a {} x {} array ({} values), but "
+                                          "the file has only {} bytes",
+                                          size.rows, size.cols, expected, text.size()));
     std::vector<Scalar> dense;
     try {
-        dense.assign(static_cast<size_t>(size.rows * size.cols), Scalar::zero(parse_as));
+        dense.assign(static_cast<size_t>(*elements), Scalar::zero(parse_as));
     } catch (const std::exception&) {
         sc.fail_at(size.line, fmt::format("a {} x {} array is too large", size.rows, size.cols));
     }
@@ -264,9 +296,9 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
                                 expected, size.line));
         Scalar v = sc.parse_value(sc.token(), parse_as);
         if (std::string_view extra = sc.token(); !extra.empty())
-            sc.fail(fmt::format("unexpected '{}' after the value (array files hold one value per "
+            sc.fail(fmt::format("unexpected {} after the value (array files hold one value per "
                                 "line)",
-                                extra));
+                                quote_input(extra)));
         dense[static_cast<size_t>(i * size.cols + j)] = v;
         if (h.symmetry == Symmetry::Symmetric) dense[static_cast<size_t>(j * size.cols + i)] = v;
         if (h.symmetry == Symmetry::Skew) dense[static_cast<size_t>(j * size.cols + i)] = negate(v);

@@ -37,6 +37,11 @@ public:
     /// A value token for a tensor of type `type`: floats parse as real numbers (inf and nan
     /// included), integers as integers of that type, bool as 0, 1, true or false.
     Scalar parse_value(std::string_view token, ValueType type) const;
+    /// `v` (read from `token`) as a value of `type`: any number to a float type; to an integer
+    /// type or bool only a whole number the type holds. Anything else (2.5, inf or NaN, 300 for
+    /// int8, -1 for uint32) fails with the file, line, token and type instead of being rounded,
+    /// saturated or wrapped.
+    Scalar convert_value(const Scalar& v, ValueType type, std::string_view token) const;
 
 private:
     std::string_view text_;
