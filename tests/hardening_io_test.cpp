@@ -2,10 +2,16 @@
 // checks the mechanism (checked sizes, checked value conversions, refused Matrix Market fills,
 // all-or-nothing output files, quoted input in messages), not only the reproducer.
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <signal.h>
+#include <sys/resource.h>
 
 #include <gtest/gtest.h>
 
@@ -53,6 +59,11 @@ protected:
     }
     fs::path dir_;
 };
+
+Tensor sparse_with_fill(double fill) {
+    return Tensor::from_coordinates({3, 3}, ValueType::Float64, Scalar::of(fill), Format::csr(),
+                                    entries(2, {{{0, 1}, 2.0}, {{2, 2}, 5.0}}));
+}
 
 } // namespace
 
@@ -122,6 +133,102 @@ TEST_F(HardeningIo, Case08FloatsReadIntoIntegerTypesAreCheckedNotConverted) {
     std::string tns = write("t.tns", "1 1 4\n2 2 inf\n");
     EXPECT_TRUE(throws_error([&] { read_frostt(tns, as_int64); }, {tns + ":2: ", "'inf'", "int64"}));
     EXPECT_EQ(read_frostt(write("u.tns", "1 1 4.0\n"), as_int64).at({0, 0}).as_int(), 4);
+}
+
+// Case 9: Matrix Market has no fill, so a sparse tensor whose fill is not zero would read back
+// (in scipy.io.mmread) with zeros where siskin holds the fill. Refused unless asked for.
+TEST_F(HardeningIo, Case09SparseMatrixMarketOutputWithNonZeroFillIsRefused) {
+    Tensor t = sparse_with_fill(INFINITY);
+    std::string p = path("c.mtx");
+    EXPECT_TRUE(throws_error([&] { write_matrix_market(t, p); },
+                             {"c.mtx", "fill inf", ".tns", "dense", "--fill-comment"}));
+    EXPECT_TRUE(throws_error([&] { write_tensor(t, p); }, {"fill inf"}));
+    EXPECT_FALSE(fs::exists(p));
+    // Asked for: the fill travels in a comment, which siskin reads back.
+    WriteOptions comment;
+    comment.fill_comment = true;
+    write_tensor(t, p, comment);
+    Tensor back = read_tensor(p);
+    EXPECT_TRUE(back.equals(t));
+    EXPECT_NE(contents(p).find("% fill: inf"), std::string::npos);
+    // A dense tensor is written whole, and .tns keeps the fill: both stay allowed.
+    write_tensor(t.convert(Format::dense(2)), path("d.mtx"));
+    EXPECT_TRUE(read_tensor(path("d.mtx")).equals(t));
+    write_tensor(t, path("c.tns"));
+    EXPECT_TRUE(read_tensor(path("c.tns")).equals(t));
+    // A zero fill is what every reader assumes.
+    write_tensor(sparse_with_fill(0.0), path("z.mtx"));
+}
+
+// Case 10: outputs were written in place. Now every file of a batch is a temporary beside its
+// destination until all were written; a failure leaves the destinations as they were.
+TEST_F(HardeningIo, Case10OutputsAreWrittenAllOrNothing) {
+    std::string first = path("first.tns"), old = path("old.mtx");
+    std::ofstream(old) << "the old contents\n";
+    {
+        OutputFiles files;
+        files.write_tensor(sparse_with_fill(0.0), first);
+        files.write_tensor(sparse_with_fill(0.0), old);
+        EXPECT_TRUE(throws_error([&] { files.write_text(path("missing/dir/stats.json"), "{}"); },
+                                 {"missing/dir/stats.json", "No such file or directory"}));
+        // Not committed: the destructor removes the temporaries.
+    }
+    EXPECT_FALSE(fs::exists(first));
+    EXPECT_EQ(contents(old), "the old contents\n");
+    EXPECT_EQ(listing(), (std::vector<std::string>{"old.mtx"}));
+    // A failing second output (here the refused fill) leaves the first unwritten too.
+    {
+        OutputFiles files;
+        files.write_tensor(sparse_with_fill(0.0), first);
+        EXPECT_TRUE(throws_error([&] { files.write_tensor(sparse_with_fill(1.0), path("c.mtx")); },
+                                 {"fill 1"}));
+    }
+    EXPECT_EQ(listing(), (std::vector<std::string>{"old.mtx"}));
+    // Committed: every file is in place, and no temporary is left; a replaced file keeps its
+    // permissions.
+    fs::permissions(old, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read,
+                    fs::perm_options::replace);
+    {
+        OutputFiles files;
+        files.write_tensor(sparse_with_fill(0.0), first);
+        files.write_tensor(sparse_with_fill(0.0), old);
+        files.commit();
+    }
+    EXPECT_EQ(listing(), (std::vector<std::string>{"first.tns", "old.mtx"}));
+    EXPECT_TRUE(read_tensor(old).equals(sparse_with_fill(0.0)));
+    EXPECT_EQ(fs::status(old).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+    // One path twice in a batch is an error, not a silent overwrite.
+    OutputFiles twice;
+    twice.write_text(path("x.json"), "1");
+    EXPECT_TRUE(throws_error([&] { twice.write_text(path("x.json"), "2"); }, {"written twice"}));
+}
+
+// Case 10: a write that fails part-way (here: past the file size limit, EFBIG) used to leave a
+// truncated file that read back as a valid tensor, and reported whatever errno was left over.
+TEST_F(HardeningIo, Case10FailedWriteLeavesTheOldFileAndNamesItsOwnErrno) {
+    std::string p = path("big.tns");
+    std::ofstream(p) << "# shape: 1\n1 7\n";
+    std::vector<std::pair<std::vector<int64_t>, double>> many;
+    for (int64_t i = 0; i < 20000; ++i) many.push_back({{i}, 1.5});
+    CoordinateList list;
+    list.ndims = 1;
+    for (const auto& [c, v] : many) list.add(c, Scalar::of(v));
+    Tensor t = Tensor::from_coordinates({20000}, ValueType::Float64, Scalar::of(0.0),
+                                        Format::coo(1), list);
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    rlimit small = saved;
+    small.rlim_cur = 4096;
+    auto old_handler = signal(SIGXFSZ, SIG_IGN);
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    errno = EACCES; // stale: must not show up in the message
+    bool threw = throws_error([&] { write_tensor(t, p); }, {"big.tns", std::strerror(EFBIG)});
+    setrlimit(RLIMIT_FSIZE, &saved);
+    signal(SIGXFSZ, old_handler);
+    EXPECT_TRUE(threw);
+    EXPECT_EQ(contents(p), "# shape: 1\n1 7\n");
+    EXPECT_EQ(listing(), (std::vector<std::string>{"big.tns"}));
 }
 
 // Case 12: bytes from a file are quoted escaped and cut, so that a message stays one short line

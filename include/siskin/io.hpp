@@ -1,8 +1,12 @@
 #pragma once
 // Tensor files: Matrix Market (.mtx) and FROSTT (.tns). Every malformed input raises Error with
 // the file name and line number; nothing is silently truncated.
-// A tensor whose fill is not zero is written with a "% fill: v" (.mtx) or "# fill: v" (.tns)
-// comment, which the readers use as the default fill; other readers ignore it.
+// A tensor whose fill is not zero is written with a "# fill: v" (.tns) comment, which the reader
+// uses as the default fill. Matrix Market has no fill: other readers take unstored entries as 0,
+// so a sparse tensor with another fill is refused unless WriteOptions::fill_comment asks for a
+// "% fill: v" comment that only siskin reads (a dense one is written whole, its fill a comment).
+// Every write goes to a temporary file beside the destination, fsynced and renamed into place:
+// a failure leaves the old file (or none), never a truncated one.
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -32,9 +36,16 @@ struct ReadOptions {
     Duplicates duplicates = Duplicates::Sum;
 };
 
+struct WriteOptions {
+    /// Matrix Market: write a sparse tensor whose fill is not zero anyway, with the fill in a
+    /// "% fill: v" comment. Readers other than siskin then read other values than it holds.
+    bool fill_comment = false;
+};
+
 Tensor read_matrix_market(const std::string& path, const ReadOptions& options = {});
 /// Writes coordinate format for sparse tensors, array format for dense ones (1-D as n x 1).
-void write_matrix_market(const Tensor& t, const std::string& path);
+void write_matrix_market(const Tensor& t, const std::string& path,
+                         const WriteOptions& options = {});
 
 Tensor read_frostt(const std::string& path, const ReadOptions& options = {});
 /// Writes a "# shape: n1 n2 ..." header comment, then one 1-based entry per line.
@@ -42,7 +53,35 @@ void write_frostt(const Tensor& t, const std::string& path);
 
 /// Chooses by extension: .mtx or .tns; throws Error for anything else.
 Tensor read_tensor(const std::string& path, const ReadOptions& options = {});
-void write_tensor(const Tensor& t, const std::string& path);
+void write_tensor(const Tensor& t, const std::string& path, const WriteOptions& options = {});
+
+/// The files of one run, written all or nothing. Each write renders its text and writes it to a
+/// temporary file in the destination's folder (fsynced), throwing Error on any failure, with
+/// the errno of the call that failed; commit() renames every temporary into place, and the
+/// destructor removes those of a batch that was never committed. So a failed output, or a
+/// failure after it, leaves every destination as it was. A destination that is not a regular
+/// file (/dev/stdout, a pipe) is written directly at commit(), after the renames.
+class OutputFiles {
+public:
+    OutputFiles() = default;
+    OutputFiles(const OutputFiles&) = delete;
+    OutputFiles& operator=(const OutputFiles&) = delete;
+    ~OutputFiles();
+
+    /// The tensor in the file type of `path`'s extension, as siskin::write_tensor writes it.
+    void write_tensor(const Tensor& t, const std::string& path, const WriteOptions& options = {});
+    void write_text(const std::string& path, std::string_view text);
+    /// Moves every file into place (atomically each: a reader sees the old file or the new).
+    void commit();
+
+private:
+    struct Pending {
+        std::string path, target, temp;    // as given; after symbolic links; the temporary
+        std::optional<std::string> direct; // the text of a destination written in place
+    };
+    std::vector<Pending> pending_;
+    bool committed_ = false;
+};
 
 /// `text` (bytes from a file or the command line) in single quotes, fit for a one-line error
 /// message: control bytes and malformed UTF-8 written as \xNN, backslashes and quotes escaped,

@@ -8,6 +8,7 @@
 
 #include "io/text_scanner.hpp"
 #include "io/value_text.hpp"
+#include "io/writers.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
 
@@ -139,7 +140,7 @@ Tensor read_frostt(std::istream& in, const std::string& name, const ReadOptions&
     return read_text(text.str(), name, options);
 }
 
-void write_frostt(const Tensor& t, const std::string& path) {
+std::string io::frostt_text(const Tensor& t) {
     fmt::memory_buffer out;
     auto it = std::back_inserter(out);
     fmt::format_to(it, "# shape:");
@@ -152,7 +153,13 @@ void write_frostt(const Tensor& t, const std::string& path) {
         io::append_value(out, v);
         out.push_back('\n');
     });
-    io::write_file(path, std::string_view(out.data(), out.size()));
+    return fmt::to_string(out);
+}
+
+void write_frostt(const Tensor& t, const std::string& path) {
+    OutputFiles files;
+    files.write_text(path, io::frostt_text(t));
+    files.commit();
 }
 
 } // namespace siskin

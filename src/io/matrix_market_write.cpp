@@ -2,15 +2,16 @@
 // format otherwise; always "general". A 1-D tensor is written as an n x 1 matrix.
 #include <fmt/format.h>
 
-#include "io/text_scanner.hpp"
 #include "io/value_text.hpp"
+#include "io/writers.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
 
 namespace siskin {
 
-void write_matrix_market(const Tensor& t, const std::string& path) {
+std::string io::matrix_market_text(const Tensor& t, const std::string& path,
+                                   const WriteOptions& options) {
     if (t.ndims() != 1 && t.ndims() != 2)
         throw Error(fmt::format("'{}': Matrix Market holds 1-D and 2-D tensors, not {}-D (use a "
                                 ".tns file)",
@@ -28,9 +29,18 @@ void write_matrix_market(const Tensor& t, const std::string& path) {
     fmt::format_to(it, "%%MatrixMarket matrix {} {} general\n", dense ? "array" : "coordinate",
                    field);
     fmt::format_to(it, "% written by siskin: {} {}\n", type_name(t.type()), t.format().to_string());
-    // Matrix Market has no fill value; readers other than siskin assume zero.
-    if (!t.fill().same_value(Scalar::zero(t.type())))
+    // Matrix Market has no fill value; readers other than siskin assume zero. A dense tensor is
+    // written whole, so its fill is only a note; a sparse one would read back with other values.
+    if (!t.fill().same_value(Scalar::zero(t.type()))) {
+        if (!dense && !options.fill_comment)
+            throw Error(fmt::format(
+                "'{}': the tensor is sparse ({}) with fill {}, which Matrix Market cannot hold "
+                "(other readers, scipy.io.mmread among them, take unstored entries as 0): write "
+                "a .tns file, ask for a dense output (FILE.mtx:dense), or keep the fill in a "
+                "comment that only siskin reads (--fill-comment)",
+                path, t.format().to_string(), io::value_text(t.fill())));
         fmt::format_to(it, "% fill: {}\n", io::value_text(t.fill()));
+    }
 
     if (dense) {
         fmt::format_to(it, "{} {}\n", rows, cols);
@@ -61,7 +71,13 @@ void write_matrix_market(const Tensor& t, const std::string& path) {
         fmt::format_to(it, "{} {} {}\n", rows, cols, lines);
         out.append(body.data(), body.data() + body.size());
     }
-    io::write_file(path, std::string_view(out.data(), out.size()));
+    return fmt::to_string(out);
+}
+
+void write_matrix_market(const Tensor& t, const std::string& path, const WriteOptions& options) {
+    OutputFiles files;
+    files.write_text(path, io::matrix_market_text(t, path, options));
+    files.commit();
 }
 
 } // namespace siskin

@@ -35,7 +35,9 @@ std::string escape(std::string_view text, size_t max_bytes, bool quotes, size_t&
     size_t i = 0;
     while (i < text.size()) {
         auto b = static_cast<unsigned char>(text[i]);
-        size_t n = b >= 0x20 && b < 0x7f ? 1 : b >= 0x80 ? printable_utf8_length(text.substr(i)) : 0;
+        size_t n = b >= 0x20 && b < 0x7f ? 1
+                   : b >= 0x80           ? printable_utf8_length(text.substr(i))
+                                         : 0;
         if (i + std::max<size_t>(n, 1) > max_bytes) break;
         if (n == 0) {
             out += fmt::format("\\x{:02x}", b);

@@ -1,6 +1,7 @@
 // Reading and writing tensor files chosen by their extension.
 #include <fmt/format.h>
 
+#include "io/writers.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
 
@@ -30,9 +31,16 @@ Tensor read_tensor(const std::string& path, const ReadOptions& options) {
                                                : read_frostt(path, options);
 }
 
-void write_tensor(const Tensor& t, const std::string& path) {
-    if (kind_of(path) == Kind::MatrixMarket) write_matrix_market(t, path);
-    else write_frostt(t, path);
+std::string io::tensor_file_text(const Tensor& t, const std::string& path,
+                                 const WriteOptions& options) {
+    return kind_of(path) == Kind::MatrixMarket ? io::matrix_market_text(t, path, options)
+                                               : io::frostt_text(t);
+}
+
+void write_tensor(const Tensor& t, const std::string& path, const WriteOptions& options) {
+    OutputFiles files;
+    files.write_tensor(t, path, options);
+    files.commit();
 }
 
 } // namespace siskin

@@ -42,15 +42,6 @@ std::string read_file(const std::string& path) {
     return text;
 }
 
-void write_file(const std::string& path, std::string_view text) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    int err = errno;
-    ok = std::fclose(f) == 0 && ok;
-    if (!ok) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
-}
-
 bool TextScanner::next_line() {
     if (pos_ >= text_.size()) {
         // At the end, the line number moves once past the last line: a truncated file is
@@ -139,7 +130,8 @@ Scalar TextScanner::convert_value(const Scalar& v, ValueType type, std::string_v
         // Exactly representable bounds: [-2^63, 2^63) and [0, 2^64) hold every whole double
         // that the integer conversions below keep.
         if (d < -0x1p63 || d >= 0x1p64) cannot_hold("is out of range");
-        whole = d < 0x1p63 ? Scalar::of(static_cast<int64_t>(d)) : Scalar::of(static_cast<uint64_t>(d));
+        whole = d < 0x1p63 ? Scalar::of(static_cast<int64_t>(d))
+                           : Scalar::of(static_cast<uint64_t>(d));
     }
     Scalar r = whole.cast(type);
     if (integer_value(r) != integer_value(whole)) cannot_hold("is out of range");
@@ -163,21 +155,25 @@ Scalar TextScanner::parse_value(std::string_view token, ValueType type) const {
     if (type == ValueType::Bool) {
         if (body == "true" || body == "1") return Scalar::of(true);
         if (body == "false" || body == "0") return Scalar::of(false);
-        fail(fmt::format("value {} is not a bool (expected 0, 1, true or false)", quote_input(token)));
+        fail(fmt::format("value {} is not a bool (expected 0, 1, true or false)",
+                         quote_input(token)));
     }
     if (is_unsigned_integer(type)) {
         uint64_t v = 0;
         auto [ptr, ec] = std::from_chars(body.data(), end, v);
-        if (ec == std::errc() && ptr == end && !body.empty()) return convert_value(Scalar::of(v), type, token);
+        if (ec == std::errc() && ptr == end && !body.empty())
+            return convert_value(Scalar::of(v), type, token);
     }
     int64_t v = 0;
     auto [ptr, ec] = std::from_chars(body.data(), end, v);
     if (ec == std::errc::result_out_of_range)
         fail(fmt::format("value {} is out of range for {}", quote_input(token), type_name(type)));
-    if (!body.empty() && ec == std::errc() && ptr == end) return convert_value(Scalar::of(v), type, token);
+    if (!body.empty() && ec == std::errc() && ptr == end)
+        return convert_value(Scalar::of(v), type, token);
     // A float spelling ("3.0", "1e3") holds an integer when its value is a whole number in range;
     // anything else (2.5, inf, nan) is refused, never rounded or wrapped.
-    if (std::optional<double> d = parse_double(body)) return convert_value(Scalar::of(*d), type, token);
+    if (std::optional<double> d = parse_double(body))
+        return convert_value(Scalar::of(*d), type, token);
     fail(fmt::format("value {} is not an integer", quote_input(token)));
 }
 

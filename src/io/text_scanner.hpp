@@ -11,8 +11,6 @@ namespace siskin::io {
 
 /// The whole content of a file; Error when it cannot be read.
 std::string read_file(const std::string& path);
-/// Writes `text` to a file, replacing it; Error when that fails.
-void write_file(const std::string& path, std::string_view text);
 
 class TextScanner {
 public:
