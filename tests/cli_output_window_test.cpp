@@ -68,7 +68,7 @@ TEST_F(OutputWindowCli, BadStartsAreOneLineErrors) {
     EXPECT_NE(twice.status, 0);
     EXPECT_NE(twice.output.find("y is given a start tensor twice"), std::string::npos) << twice.output;
     // A window that does not fit the start tensor.
-    auto outside = cli("run 'y[i(6:9)] = x[i]'" + x + " --start y=" + path("y0.mtx"));
+    auto outside = cli("run 'y[i(6:9)] = x[i]'" + x + " --start y=" + path("y0.mtx") + " --print y");
     EXPECT_NE(outside.status, 0);
     EXPECT_NE(outside.output.find("slice 6:9 of dimension 0 of y is out of range"), std::string::npos) << outside.output;
     // --fill y=7 reads the start with fill 7, so its unstored elements are 7, and is the output's.

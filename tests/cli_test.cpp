@@ -127,7 +127,8 @@ TEST_F(Cli, ParseErrorPointsAtTheColumn) {
 
 TEST_F(Cli, ShapeMismatchIsAnError) {
     std::string x = write_vector(7);
-    expect_one_line_error(siskin_cli("run 'y[i] += A[i,j] * x[j]' -i A=" + data("olm1000.mtx") + " -i x=" + x),
+    expect_one_line_error(siskin_cli("run 'y[i] += A[i,j] * x[j]' -i A=" + data("olm1000.mtx") +
+                                     " -i x=" + x + " --print y"),
                           "x");
 }
 

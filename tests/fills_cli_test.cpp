@@ -94,7 +94,7 @@ TEST_F(FillsCli, DeclaredOutputFillIsRequested) {
         << bad.output;
     prog = write_program("fill x = inf\nfill z = 5\nz[i] = min(x[i], 5)\n");
     auto ok = cli("run " + prog + " -i x=" + path("x.mtx") + " -o 'z=" + path("z.mtx") +
-                  ":sparselist(0)'");
+                  ":sparselist(0)' --fill-comment");
     ASSERT_EQ(ok.status, 0) << ok.output;
     // x = [10, inf, 1, 7]: min with 5 is [5, 5, 1, 5], with fill 5.
     EXPECT_EQ(read_vector("z.mtx"), (std::vector<double>{5, 5, 1, 5}));

@@ -139,7 +139,7 @@ TEST_F(FunctionsCli, RunLoadsFunctionsFromAFile) {
     for (int64_t k = 0; k < 5; ++k)
         EXPECT_EQ(C.at({k}).as_int(), std::lcm(a[k], b[k]) + std::gcd(a[k], b[k])) << k;
     // Without the file the functions are unknown.
-    r = siskin_cli("run 'C[i] = gcd(A[i], B[i])' -i A=" + A + " -i B=" + B);
+    r = siskin_cli("run 'C[i] = gcd(A[i], B[i])' -i A=" + A + " -i B=" + B + " --print C");
     EXPECT_NE(r.status, 0);
     EXPECT_NE(r.output.find("unknown operator 'gcd'"), std::string::npos) << r.output;
     // Definitions may also start the program text itself.

@@ -1,5 +1,6 @@
 #include "arguments.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,6 +10,7 @@
 
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
+#include "siskin/io.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/value.hpp"
 
@@ -22,28 +24,60 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+namespace {
+// Paths are quoted whole (up to PATH_MAX): a message must say which file.
+constexpr size_t kPathBytes = 4096;
+} // namespace
+
+bool is_format_spelling(std::string_view text) {
+    // A spelling fits one number of dimensions ("csr" two, "coo(0,1,2)" three), which a path
+    // argument does not tell; any number a tensor file can have will do.
+    for (int ndims = 1; ndims <= 16; ++ndims) {
+        try {
+            Format::parse(text, ndims);
+            return true;
+        } catch (const Error&) {
+        }
+    }
+    return false;
+}
+
 FileArgument parse_file_argument(const std::string& text, const std::string& option) {
     FileArgument arg{text, std::nullopt};
     // The format follows the last ':' (format spellings never contain one, and general ones
-    // contain '/', so the split cannot look for the end of the path instead).
+    // contain '/', so the split cannot look for the end of the path instead), but only when
+    // it is a format spelling: in "out_0:5:2.tns" every ':' belongs to the path.
     auto colon = text.rfind(':');
-    if (colon != std::string::npos) {
+    if (colon != std::string::npos && colon + 1 == text.size())
+        throw Error(fmt::format("{} expects FILE[:FORMAT], got {} (nothing after the ':')", option,
+                                quote_input(text, kPathBytes)));
+    if (colon != std::string::npos && is_format_spelling(text.substr(colon + 1))) {
         arg.path = text.substr(0, colon);
         arg.format = text.substr(colon + 1);
-        if (arg.path.empty() || arg.format->empty())
-            throw Error(fmt::format("{} expects FILE[:FORMAT], got '{}'", option, text));
     }
-    if (arg.path.empty()) throw Error(fmt::format("{} expects FILE[:FORMAT], got an empty name", option));
+    if (arg.path.empty())
+        throw Error(
+            fmt::format("{} expects FILE[:FORMAT], got {}", option, quote_input(text, kPathBytes)));
     return arg;
 }
 
 TensorArgument parse_tensor_argument(const std::string& text, const std::string& option) {
     auto [name, rest] = parse_assignment(text, option);
-    auto colon = rest.rfind(':');
-    if (colon != std::string::npos && (colon == 0 || colon + 1 == rest.size()))
-        throw Error(fmt::format("{} expects NAME=FILE[:FORMAT], got '{}'", option, text));
     FileArgument file = parse_file_argument(rest, option);
     return {name, file.path, file.format};
+}
+
+Tensor read_file_argument(const std::string& path, const ReadOptions& options) {
+    std::error_code ec;
+    auto colon = path.rfind(':');
+    if (colon != std::string::npos && !std::filesystem::exists(path, ec) &&
+        std::filesystem::exists(path.substr(0, colon), ec))
+        throw Error(fmt::format("{} does not exist, and {} after its last ':' is not a format "
+                                "spelling (see `Formats` in README.md), so it is not {} read in "
+                                "that format",
+                                quote_input(path, kPathBytes), quote_input(path.substr(colon + 1)),
+                                quote_input(path.substr(0, colon), kPathBytes)));
+    return read_tensor(path, options);
 }
 
 std::map<std::string, int> access_arity(const ir::Program& program) {
@@ -104,16 +138,26 @@ void add_declared_fills(const ir::Program& program, TensorOptions& o) {
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {
+    std::string cannot = fmt::format("cannot read {} file {}", what, quote_input(path, kPathBytes));
+    // A directory opens and reads as empty text, which would be an empty program.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw Error(cannot + ": it is a directory");
     std::ifstream in(path);
-    if (!in) throw Error(fmt::format("cannot read {} file '{}'", what, path));
+    if (!in) throw Error(cannot);
     std::stringstream text;
     text << in.rdbuf();
+    if (in.bad()) throw Error(cannot);
     return text.str();
 }
 
 std::string program_text(const std::string& argument) {
-    if (argument.empty() || argument[0] != '@') return argument;
-    return read_text_file(argument.substr(1), "program");
+    bool from_file = !argument.empty() && argument[0] == '@';
+    std::string text = from_file ? read_text_file(argument.substr(1), "program") : argument;
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw Error(from_file ? fmt::format("the program file {} is empty",
+                                            quote_input(argument.substr(1), kPathBytes))
+                              : std::string("the program is empty"));
+    return text;
 }
 
 bool list_stages(const std::string& dump_after) {

@@ -3,8 +3,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "siskin/io.hpp"
 #include "siskin/ir/program.hpp"
 #include "siskin/value.hpp"
 
@@ -21,8 +23,14 @@ struct FileArgument {
     std::optional<std::string> format; // spelling after the last ':'
 };
 
-/// "M.mtx:csc" -> {M.mtx, csc}; "M.mtx" -> {M.mtx, none}. Throws Error naming the option.
+/// "M.mtx:csc" -> {M.mtx, csc}; "M.mtx" -> {M.mtx, none}. The text after the last ':' is a
+/// format only when it parses as a format spelling; otherwise the whole text is the path
+/// ("out_0:5:2.tns"). Throws Error naming the option for an empty path or format.
 FileArgument parse_file_argument(const std::string& text, const std::string& option);
+/// True when `text` is a format spelling for some number of dimensions (1 to 16).
+bool is_format_spelling(std::string_view text);
+/// read_tensor, except that a missing "FILE:TEXT" whose FILE exists says that TEXT is not a format.
+Tensor read_file_argument(const std::string& path, const ReadOptions& options);
 /// "A=M.mtx:csr" -> {A, M.mtx, csr}. Throws Error naming the option when malformed.
 TensorArgument parse_tensor_argument(const std::string& text, const std::string& option);
 /// The --type and --fill options of a command, checked against the tensors the program uses.
@@ -51,7 +59,8 @@ Scalar parse_fill(const std::string& text, std::optional<ValueType> type);
 /// does not use it.
 int dimensions_of(const std::map<std::string, int>& arity, const std::string& name,
                   const std::string& option);
-/// The program text: the argument itself, or the contents of FILE for "@FILE".
+/// The program text: the argument itself, or the contents of FILE for "@FILE"; Error for a
+/// directory and for an empty (or blank) program.
 std::string program_text(const std::string& argument);
 
 /// `--dump-after list`: prints the compiler's stages, one a line, and returns true.

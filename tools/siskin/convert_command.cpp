@@ -19,6 +19,7 @@ namespace {
 struct ConvertOptions {
     std::string in, out, fill, type;
     bool verbose = false;
+    bool fill_comment = false;
 };
 
 void convert_file(const ConvertOptions& o) {
@@ -27,7 +28,7 @@ void convert_file(const ConvertOptions& o) {
     ReadOptions read;
     if (!o.type.empty()) read.type = parse_type(o.type);
     if (!o.fill.empty()) read.fill = parse_fill(o.fill, read.type);
-    Tensor source = read_tensor(in.path, read);
+    Tensor source = read_file_argument(in.path, read);
     if (in.format) {
         // The number of dimensions (which a preset like "dense" needs) comes from the file.
         read.format = Format::parse(*in.format, source.ndims());
@@ -35,7 +36,9 @@ void convert_file(const ConvertOptions& o) {
     }
     Format target = out.format ? Format::parse(*out.format, source.ndims()) : source.format();
     Conversion c = convert_compiled(source, target);
-    write_tensor(c.tensor, out.path);
+    WriteOptions write_options;
+    write_options.fill_comment = o.fill_comment;
+    write_tensor(c.tensor, out.path, write_options); // a temporary file renamed into place
     if (o.verbose)
         std::cerr << fmt::format("{} -> {}: {}\n", source.format().to_string(), c.tensor.format().to_string(),
                                  c.compiled ? std::string("compiled copy")
@@ -53,6 +56,9 @@ void add_convert_command(CLI::App& app) {
     cmd->add_option("--type", options->type, "Value type of the tensor");
     cmd->add_flag("-v,--verbose", options->verbose,
                   "Say on stderr whether the compiled copy or the runtime copy did the work");
+    cmd->add_flag("--fill-comment", options->fill_comment,
+                  "Write a sparse tensor with a non-zero fill to a .mtx file anyway, the fill in a "
+                  "comment that only siskin reads (other readers take it as 0)");
     cmd->callback([options] { convert_file(*options); });
 }
 

@@ -1,10 +1,44 @@
-// The `siskin` command: one clear line on stderr and a non-zero exit for every error.
+// The `siskin` command: one line `siskin: error: ...` on stderr and exit status 1 for every
+// error, whether CLI11 found it in the arguments, siskin in the input, or a siskin bug.
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "siskin/error.hpp"
+#include "siskin/io.hpp"
+
+namespace {
+
+// The most of one message that is printed: a file's 5 MB line quoted in it is cut.
+constexpr size_t kMaxMessageBytes = 2000;
+
+// A message on one line: its lines (a parse error's excerpt, a C compiler's errors) joined by
+// "; ", control bytes escaped, and cut at kMaxMessageBytes with a note of how much was shown.
+std::string one_line(std::string_view message) {
+    std::string joined;
+    while (!message.empty()) {
+        size_t end = message.find('\n');
+        std::string_view line = message.substr(0, end);
+        message = end == std::string_view::npos ? std::string_view() : message.substr(end + 1);
+        while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+            line.remove_prefix(1);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+        if (line.empty()) continue;
+        if (!joined.empty()) joined += "; ";
+        joined += line;
+    }
+    return siskin::printable_text(joined, kMaxMessageBytes);
+}
+
+int error(std::string_view message) {
+    std::cerr << "siskin: error: " << one_line(message) << "\n";
+    return 1;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"siskin: a compiler for sparse and structured array programs"};
@@ -18,13 +52,13 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version arrive as "errors" with exit code 0: CLI11 prints them.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        return error(std::string(e.what()) + " (see siskin --help, or siskin COMMAND --help)");
     } catch (const siskin::Error& e) {
-        std::cerr << "siskin: error: " << e.what() << "\n";
-        return 1;
+        return error(e.what()); // an Internal one says "internal error: ..." itself
     } catch (const std::exception& e) {
-        std::cerr << "siskin: internal error: " << e.what() << "\n";
-        return 2;
+        return error(std::string("internal error: ") + e.what());
     }
     return 0;
 }

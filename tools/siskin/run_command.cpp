@@ -4,11 +4,11 @@
 // tensor in FILE, so a program that writes a window of it changes only that window.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "arguments.hpp"
@@ -32,6 +32,7 @@ struct RunOptions {
     int repeat = 1;
     bool interpret = false;
     bool in_order = false;
+    bool fill_comment = false;
 };
 
 std::string cache_name(codegen::CacheStatus s) {
@@ -77,6 +78,7 @@ void run(const RunOptions& o) {
     auto type_of = [&](const std::string& name) { return tensor_options.type_of(name); };
 
     std::map<std::string, Tensor> inputs;
+    std::map<std::string, std::string> input_texts; // the -i argument that gave each input
     // A tensor file named on the command line, read with its name's --fill and --type.
     auto read_argument = [&](const TensorArgument& arg, int ndims, const char* use) {
         ReadOptions read;
@@ -84,7 +86,7 @@ void run(const RunOptions& o) {
         if (fills.count(arg.name)) read.fill = fills.at(arg.name);
         read.type = type_of(arg.name);
         read.ndims = ndims;
-        Tensor t = read_tensor(arg.path, read);
+        Tensor t = read_file_argument(arg.path, read);
         if (t.ndims() != ndims)
             throw Error(fmt::format("{} in '{}' has {} dimensions, but the program {} it with {}",
                                     arg.name, arg.path, t.ndims(), use, ndims));
@@ -95,6 +97,10 @@ void run(const RunOptions& o) {
         int ndims = dimensions_of(arity, arg.name, "-i");
         if (is_output(arg.name))
             throw Error(fmt::format("-i {}: {} is written by the program, so it is an output", text, arg.name));
+        if (input_texts.count(arg.name))
+            throw Error(fmt::format("-i {}: {} is already given (-i {})", text, arg.name,
+                                    input_texts.at(arg.name)));
+        input_texts.emplace(arg.name, text);
         inputs.emplace(arg.name, read_argument(arg, ndims, "uses"));
     }
     // Start tensors of outputs, read as inputs are (with the output's --fill and --type).
@@ -115,12 +121,20 @@ void run(const RunOptions& o) {
             throw Error(fmt::format("the program reads tensor '{}': give it with -i {}=FILE", name, name));
 
     std::map<std::string, OutputSpec> specs;
-    std::map<std::string, std::string> output_paths;
+    std::map<std::string, std::string> output_paths, output_texts;
     for (const auto& text : o.outputs) {
         TensorArgument arg = parse_tensor_argument(text, "-o");
         int ndims = dimensions_of(arity, arg.name, "-o");
         if (!is_output(arg.name))
             throw Error(fmt::format("-o {}: the program does not write {}", text, arg.name));
+        if (output_texts.count(arg.name))
+            throw Error(fmt::format("-o {}: {} is already written (-o {})", text, arg.name,
+                                    output_texts.at(arg.name)));
+        for (const auto& [other, path] : output_paths)
+            if (path == arg.path)
+                throw Error(fmt::format("-o {}: {} is also where {} is written", text,
+                                        quote_input(path, 4096), other));
+        output_texts.emplace(arg.name, text);
         if (arg.format) specs[arg.name].format = Format::parse(*arg.format, ndims);
         output_paths[arg.name] = arg.path;
     }
@@ -132,6 +146,12 @@ void run(const RunOptions& o) {
     for (const auto& name : o.prints)
         if (!arity.count(name))
             throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
+    // A run that writes nothing would compute and discard its outputs with exit status 0.
+    if (output_paths.empty() && o.prints.empty() && o.stats_path.empty() && o.dump_after.empty())
+        throw Error(fmt::format("the program's outputs ({}) go nowhere: give -o NAME=FILE or "
+                                "--print NAME (or --stats FILE to time the run, --dump-after to "
+                                "see the compiler's stages)",
+                                fmt::join(program_outputs, ", ")));
 
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
@@ -157,11 +177,14 @@ void run(const RunOptions& o) {
         times_ms.push_back(ms_since(start));
     }
 
-    for (const auto& [name, path] : output_paths) write_tensor(results.at(name), path);
-    for (const auto& name : o.prints) {
-        const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
-        std::cout << name << " = " << t.to_string() << "\n";
-    }
+    // Every file of the run goes to a temporary beside it, and all are renamed into place only
+    // once all were written: a failure leaves no output half-written, nor some outputs new and
+    // others old.
+    OutputFiles files;
+    WriteOptions write_options;
+    write_options.fill_comment = o.fill_comment;
+    for (const auto& [name, path] : output_paths)
+        files.write_tensor(results.at(name), path, write_options);
     if (!o.stats_path.empty()) {
         std::vector<double> sorted = times_ms;
         std::sort(sorted.begin(), sorted.end());
@@ -182,9 +205,12 @@ void run(const RunOptions& o) {
             stats["stored"][name] = t.stored();
             stats["format"][name] = t.format().to_string();
         }
-        std::ofstream out(o.stats_path);
-        if (!out) throw Error(fmt::format("cannot write stats file '{}'", o.stats_path));
-        out << stats.dump(2) << "\n";
+        files.write_text(o.stats_path, stats.dump(2) + "\n");
+    }
+    files.commit();
+    for (const auto& name : o.prints) {
+        const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
+        std::cout << name << " = " << t.to_string() << "\n";
     }
 }
 
@@ -217,6 +243,9 @@ void add_run_command(CLI::App& app) {
                   "kernels otherwise keep four partial sums along a fibre)");
     cmd->add_option("--dump-after", options->dump_after,
                     "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
+    cmd->add_flag("--fill-comment", options->fill_comment,
+                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
+                  "comment that only siskin reads (other readers take it as 0)");
     cmd->callback([options] { run(*options); });
 }
 
