@@ -2,6 +2,8 @@
 // Running the `siskin` command from tests: one popen helper for every CLI test file.
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <sys/wait.h>
@@ -60,5 +62,13 @@ protected:
     }
     std::filesystem::path dir_;
 };
+
+/// The whole file at `path`, as bytes (empty when it cannot be read).
+inline std::string file_contents(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
 
 } // namespace siskin::test

@@ -36,12 +36,6 @@ protected:
         return test::run_command(env + " " + cache_env() + " " + SISKIN_CLI_PATH + " " + args +
                                  " 2>&1 >/dev/null");
     }
-    static std::string contents(const std::string& p) {
-        std::ifstream in(p, std::ios::binary);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
     std::vector<std::string> listing() const {
         std::vector<std::string> names;
         for (const auto& e : fs::directory_iterator(dir_))
@@ -75,7 +69,7 @@ TEST_F(HardeningCli, Case09MatrixMarketOutputWithNonZeroFillNeedsFillComment) {
     EXPECT_FALSE(fs::exists(path("c.mtx")));
     auto kept = cli("run " + prog + A() + " --fill A=1 -o C=" + path("c.mtx") + ":csr --fill-comment");
     ASSERT_EQ(kept.status, 0) << kept.output;
-    EXPECT_NE(contents(path("c.mtx")).find("% fill: 2"), std::string::npos);
+    EXPECT_NE(test::file_contents(path("c.mtx")).find("% fill: 2"), std::string::npos);
     // Dense and .tns outputs carry the fill as it is.
     EXPECT_EQ(cli("run " + prog + A() + " --fill A=1 -o C=" + path("d.mtx") + ":dense").status, 0);
     EXPECT_EQ(cli("run " + prog + A() + " --fill A=1 -o C=" + path("c.tns") + ":csr").status, 0);
@@ -92,15 +86,15 @@ TEST_F(HardeningCli, Case10AFailedOutputOrStatsLeavesEveryOutputAsItWas) {
     auto second = cli_stderr("run " + prog + A() + " --fill A=1 -o B=" + path("b.mtx") + " -o C=" +
                              path("c.mtx") + ":csr");
     EXPECT_TRUE(one_line_error(second, "c.mtx"));
-    EXPECT_EQ(contents(path("b.mtx")), "old b\n");
+    EXPECT_EQ(test::file_contents(path("b.mtx")), "old b\n");
     auto missing = cli_stderr("run " + prog + A() + " -o B=" + path("b.mtx") + " -o C=" +
                               path("no/such/dir/c.mtx"));
     EXPECT_TRUE(one_line_error(missing, "No such file or directory"));
-    EXPECT_EQ(contents(path("b.mtx")), "old b\n");
+    EXPECT_EQ(test::file_contents(path("b.mtx")), "old b\n");
     auto stats = cli_stderr("run " + prog + A() + " -o B=" + path("b.mtx") + " -o C=" + path("c.tns") +
                             " --stats " + path("no/such/dir/stats.json"));
     EXPECT_TRUE(one_line_error(stats, "stats.json"));
-    EXPECT_EQ(contents(path("b.mtx")), "old b\n");
+    EXPECT_EQ(test::file_contents(path("b.mtx")), "old b\n");
     EXPECT_EQ(listing(), (std::vector<std::string>{"A.mtx", "b.mtx"})); // no temporaries
     // All well: everything in place.
     auto ok = cli("run " + prog + A() + " -o B=" + path("b.mtx") + " -o C=" + path("c.tns") +
@@ -130,7 +124,7 @@ TEST_F(HardeningCli, Case10WriteFailingPartWayLeavesNoTruncatedFile) {
                                " run " + prog + " --interpret -i x=" + path("x.tns") + ":dense -o y=" +
                                path("y.tns") + ":dense 2>&1 >/dev/null");
     EXPECT_TRUE(one_line_error(r, "File too large"));
-    EXPECT_EQ(contents(path("y.tns")), "# shape: 1\n1 7\n");
+    EXPECT_EQ(test::file_contents(path("y.tns")), "# shape: 1\n1 7\n");
     EXPECT_EQ(listing(), (std::vector<std::string>{"A.mtx", "x.tns", "y.tns"}));
 }
 

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cli_test_util.hpp"
 #include "io/checked.hpp"
 #include "siskin/io.hpp"
 #include "storage_helpers.hpp"
@@ -43,12 +44,6 @@ protected:
     std::string write(const std::string& name, const std::string& text) const {
         std::ofstream(path(name), std::ios::binary) << text;
         return path(name);
-    }
-    static std::string contents(const std::string& p) {
-        std::ifstream in(p, std::ios::binary);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
     }
     // The names in the test's folder: temporaries left behind would show up here.
     std::vector<std::string> listing() const {
@@ -150,7 +145,7 @@ TEST_F(HardeningIo, Case09SparseMatrixMarketOutputWithNonZeroFillIsRefused) {
     write_tensor(t, p, comment);
     Tensor back = read_tensor(p);
     EXPECT_TRUE(back.equals(t));
-    EXPECT_NE(contents(p).find("% fill: inf"), std::string::npos);
+    EXPECT_NE(test::file_contents(p).find("% fill: inf"), std::string::npos);
     // A dense tensor is written whole, and .tns keeps the fill: both stay allowed.
     write_tensor(t.convert(Format::dense(2)), path("d.mtx"));
     EXPECT_TRUE(read_tensor(path("d.mtx")).equals(t));
@@ -174,7 +169,7 @@ TEST_F(HardeningIo, Case10OutputsAreWrittenAllOrNothing) {
         // Not committed: the destructor removes the temporaries.
     }
     EXPECT_FALSE(fs::exists(first));
-    EXPECT_EQ(contents(old), "the old contents\n");
+    EXPECT_EQ(test::file_contents(old), "the old contents\n");
     EXPECT_EQ(listing(), (std::vector<std::string>{"old.mtx"}));
     // A failing second output (here the refused fill) leaves the first unwritten too.
     {
@@ -227,7 +222,7 @@ TEST_F(HardeningIo, Case10FailedWriteLeavesTheOldFileAndNamesItsOwnErrno) {
     setrlimit(RLIMIT_FSIZE, &saved);
     signal(SIGXFSZ, old_handler);
     EXPECT_TRUE(threw);
-    EXPECT_EQ(contents(p), "# shape: 1\n1 7\n");
+    EXPECT_EQ(test::file_contents(p), "# shape: 1\n1 7\n");
     EXPECT_EQ(listing(), (std::vector<std::string>{"big.tns"}));
 }
 

@@ -49,6 +49,21 @@ struct Stage {
     void (*run)(Planning&);
 };
 
+// The outputs' arrays, for the C passes that rewrite stores into them.
+void note_output_arrays(Planning& p) {
+    for (const auto& name : p.tensors.outputs) {
+        const TensorBinding& t = p.tensors.at(name);
+        for (const auto& level : t.levels)
+            for (const auto& b : level) {
+                p.output_arrays.emplace(b.data, cast::Type::of(b.type));
+                // The kernel counts positions in int64 and stores them here.
+                if (b.type == ValueType::Int32 && b.role == BufferRole::Positions)
+                    p.narrow_positions.insert(b.data);
+            }
+        if (t.values) p.output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
+    }
+}
+
 void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(p.body); }
 
 // The pipeline, in order: plan_kernel runs exactly this list, compiler_passes() names it, and the
@@ -71,6 +86,7 @@ const std::vector<Stage>& stages() {
          [](Planning& p) {
              p.emit([&] { p.tensors = bind_tensors(p.ctx, p.cz.program, p.cz.signatures); });
              for (const auto& w : p.ws.workspaces) p.tensors.bindings.at(w.name)->workspace = true;
+             note_output_arrays(p);
          }},
         {"convert", Shows::LoweringTree,
          [](Planning& p) { p.emit([&] { p.converted = convert_program(p.ctx, p.cz.program, p.tensors); }); }},
@@ -171,21 +187,6 @@ std::string shown(const Planning& p, Shows what) {
     return {};
 }
 
-// The outputs' arrays, for the C passes that rewrite stores into them.
-void note_output_arrays(Planning& p) {
-    for (const auto& name : p.tensors.outputs) {
-        const TensorBinding& t = p.tensors.at(name);
-        for (const auto& level : t.levels)
-            for (const auto& b : level) {
-                p.output_arrays.emplace(b.data, cast::Type::of(b.type));
-                // The kernel counts positions in int64 and stores them here.
-                if (b.type == ValueType::Int32 && b.role == BufferRole::Positions)
-                    p.narrow_positions.insert(b.data);
-            }
-        if (t.values) p.output_arrays.emplace(t.values->data, cast::Type::of(t.values->type));
-    }
-}
-
 } // namespace
 
 KernelPlan plan_kernel(const ir::Program& program,
@@ -198,7 +199,6 @@ KernelPlan plan_kernel(const ir::Program& program,
     p.program = &program;
     for (const Stage& stage : stages()) {
         stage.run(p);
-        if (stage.name == "bind") note_output_arrays(p);
         if (dump.active()) dump.after(stage.name, shown(p, stage.shows));
     }
 
