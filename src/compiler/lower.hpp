@@ -36,6 +36,9 @@ void lower_jumper(LowerCtx& ctx, const std::string& index, const Extent& ext, co
 void lower_switch(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 void lower_thunk(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 void lower_shift(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
+/// The k-way merge of many sequences and steppers (lower_merge.cpp); false, emitting nothing,
+/// where the specialised lowering stays (few operands, or chunks that are not values).
+bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 /// No looplet left: a plain loop that binds the index, or the collapsed body.
 void lower_plain(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 

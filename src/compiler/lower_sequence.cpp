@@ -8,6 +8,7 @@
 namespace siskin::compiler {
 
 void lower_sequence(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    if (lower_merge(ctx, index, ext, body)) return; // many operands: linear code
     auto seqs = unfurled_of(body, index, LoopletKind::Sequence);
     std::set<const Node*> skip(seqs.begin(), seqs.end());
     Prover& pr = ctx.prover();

@@ -48,6 +48,7 @@ LStmt step_body(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
 } // namespace
 
 void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    if (lower_merge(ctx, index, ext, body)) return; // many operands: linear code
     auto nodes = unfurled_of(body, index, LoopletKind::Stepper);
     Prover& pr = ctx.prover();
     for (const auto* u : nodes) ctx.emit(u->looplet->as<Stepper>()->seek(ctx, ext.lo));
