@@ -145,23 +145,55 @@ TEST(CompilerManyOperands, ExpressionsAroundUnionsMatchTheReference) {
     compiled_matching_reference("s[] max= " + sx, all);
 }
 
-TEST(CompilerManyOperands, UnionsOfMatrixRowsMatchTheReference) {
-    // The merge runs on the level of the rows' entries. A sparse level of rows whose entries are
-    // rows (dcsr, coo) keeps the specialised lowering, which is exponential: only 4 operands.
-    for (const std::string format : {"csr", "dense(0)/rle(1)", "dense(0)/bytemap(1)", "dense(0)/band(1)", "dcsr"}) {
+TEST(CompilerManyOperands, UnionsOfMatricesMatchTheReference) {
+    // Rows of dense, sparse and coo levels: where the rows' level is sparse too, the merge runs
+    // on both, the inner one over the rows present at the outer step (guarded fibres).
+    for (const std::string format : {"csr", "dcsr", "coo", "dense(0)/rle(1)", "dense(0)/band(1)",
+                                     "sparselist(0)/dense(1)", "sparselist(0)/rle(1)", "sparselist(0)/band(1)",
+                                     "sparselist(0)/bytemap(1)"}) {
         SCOPED_TRACE(format);
         std::vector<Tensor> a;
         std::map<std::string, const Tensor*> in;
-        auto xs = names(format == "dcsr" ? 4 : 6, "A");
+        auto xs = names(6, "A");
         for (size_t k = 0; k < xs.size(); ++k)
-            a.push_back(random_matrix_of(9, 23, 0.15, format, 40 + k, 0.0,
+            a.push_back(random_matrix_of(9, 23, k % 2 ? 0.1 : 0.25, format, 40 + k, 0.0,
                                          [](double u) { return std::floor(8 * u) - 3; }));
         for (size_t k = 0; k < xs.size(); ++k) in.emplace(xs[k], &a[k]);
         std::string sum = xs.front() + "[i,j]";
         for (size_t k = 1; k < xs.size(); ++k) sum += " + " + xs[k] + "[i,j]";
         compiled_matching_reference("C[i,j] = " + sum, in);
-        compiled_matching_reference("C[i,j] = " + sum, in, {{"C", with_format("csr", 2)}});
+        compiled_matching_reference("C[i,j] = " + sum, in, {{"C", with_format(format == "coo" ? "coo" : "dcsr", 2)}});
     }
+}
+
+TEST(CompilerManyOperands, UnionsOfMixedMatrixFormatsMatchTheReference) {
+    const std::vector<std::string> formats{"dcsr", "csr", "coo", "dense", "sparselist(0)/rle(1)"};
+    std::vector<Tensor> a;
+    std::map<std::string, const Tensor*> in;
+    auto xs = names(10, "A");
+    for (size_t k = 0; k < xs.size(); ++k)
+        a.push_back(random_matrix_of(7, 19, 0.12, formats[k % formats.size()], 60 + k, 0.0,
+                                     [](double u) { return std::floor(8 * u) - 3; }));
+    for (size_t k = 0; k < xs.size(); ++k) in.emplace(xs[k], &a[k]);
+    std::string sum = xs.front() + "[i,j]";
+    for (size_t k = 1; k < xs.size(); ++k) sum += " + " + xs[k] + "[i,j]";
+    compiled_matching_reference("C[i,j] = " + sum, in, {{"C", with_format("csr", 2)}});
+    compiled_matching_reference("y[i] += (" + sum + ") * 2", in);
+}
+
+TEST(CompilerManyOperands, UnionsOfThreeDimensionalTensorsMatchTheReference) {
+    std::vector<Tensor> t;
+    std::map<std::string, const Tensor*> in;
+    auto xs = names(5, "T");
+    for (size_t k = 0; k < xs.size(); ++k)
+        t.push_back(random_tensor_of({4, 5, 6}, k % 2 ? "coo" : "sparselist(0)/sparselist(1)/sparselist(2)", 0.1,
+                                     Scalar::of(0.0), 80 + k, [](std::mt19937_64& rng) {
+                                         return Scalar::of(static_cast<double>(rng() % 5) + 1);
+                                     }));
+    for (size_t k = 0; k < xs.size(); ++k) in.emplace(xs[k], &t[k]);
+    std::string sum = xs.front() + "[i,j,k]";
+    for (size_t k = 1; k < xs.size(); ++k) sum += " + " + xs[k] + "[i,j,k]";
+    compiled_matching_reference("O[i,j,k] = " + sum, in);
 }
 
 // Code size: the C of a union grows at most linearly in the number of operands (the
@@ -174,6 +206,25 @@ TEST(CompilerManyOperands, GeneratedCodeGrowsLinearly) {
                                        << twelve << " for 12";
             EXPECT_LT(twelve, 1000u) << format << " " << u.op;
         }
+    }
+}
+
+// The same for matrices whose rows' level is sparse too (both levels merge).
+TEST(CompilerManyOperands, GeneratedCodeOfMatrixUnionsGrowsLinearly) {
+    for (const std::string format : {"dcsr", "coo", "sparselist(0)/rle(1)"}) {
+        auto lines = [&](int n) {
+            std::map<std::string, TensorSignature> sigs;
+            std::string sum;
+            Tensor a = random_matrix_of(5, 5, 0.2, format, 1, 0.0, [](double u) { return u; });
+            for (const auto& x : names(n, "A")) {
+                sigs.emplace(x, TensorSignature::of(a));
+                sum += (sum.empty() ? "" : " + ") + x + "[i,j]";
+            }
+            sigs.emplace("C", TensorSignature::of(random_matrix_of(5, 5, 0.2, "dense", 1, 0.0, [](double u) { return u; })));
+            return lines_of(generate_c(ir::parse_program("C[i,j] = " + sum), sigs));
+        };
+        size_t six = lines(6), twelve = lines(12);
+        EXPECT_LT(twelve, 3 * six) << format << ": " << six << " lines for 6 operands, " << twelve << " for 12";
     }
 }
 

@@ -21,13 +21,19 @@
 // list's last entry), the loop stops at the largest start of those last phases and the rest of
 // the extent is lowered once with every operand in its last phase.
 //
-// It applies only when every chunk and phase is a value looplet (Run, Spike, a Switch of them,
-// or a Lookup phase) with value leaves: an operand whose entries are fibres of a further level
-// keeps the specialised lowering.
+// It applies when every chunk and phase is a value looplet (Run, Spike, a Switch of them, or a
+// Lookup phase). Leaves are values, or fibres of a further level: there, `(stop == end) ? fibre :
+// fill` is a *guarded fibre*, the fibre seen through the index wrapper Guard (below), which
+// unfurls in the inner loop as Switch(cond: its looplets, else: Run(fill)). The inner loop's merge
+// takes such a Switch as a guarded operand: its set-up runs only where cond holds (declarations
+// take `cond ? init : 0`), and each of its phases is current only where cond holds, so an absent
+// operand is its fill without a branch of code of its own. A union of dcsr or coo matrices thus
+// merges at both levels.
 #include <optional>
 
 #include "compiler/lower.hpp"
 #include "looplets/truncate.hpp"
+#include "lowering/index_wrapper.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
@@ -72,6 +78,61 @@ bool same_value(const LExpr& a, const LExpr& b) {
     return ca && cb && ca->type == cb->type && expr_key(ca->expr) == expr_key(cb->expr);
 }
 
+/// A fibre read that the inner loop unfurls (its next subscript a loop index).
+const Fiber* unfurlable_fibre(const LExpr& e) {
+    const auto* f = e->as<Fiber>();
+    if (!f || f->write || f->subscripts.empty() || !f->subscripts.front()->as<Index>()) return nullptr;
+    return f;
+}
+
+bool is_leaf(const LExpr& e) { return is_value(e) || unfurlable_fibre(e); }
+
+/// The view of a fibre that is present only where `cond` holds, and all fill elsewhere (around
+/// the wrapper the subscript had, if any).
+class Guard final : public IndexWrapper {
+public:
+    Guard(cast::Expr cond, Scalar fill, IndexWrapperPtr inner)
+        : cond_(std::move(cond)), fill_(fill), inner_(std::move(inner)) {}
+    std::string key() const override {
+        return "guard(" + expr_key(cond_) + ")" + (inner_ ? inner_->key() : "");
+    }
+    cast::Expr coordinate(const cast::Expr& i) const override {
+        return inner_ ? inner_->coordinate(i) : i;
+    }
+    LoopletPtr unfurl(LowerCtx& ctx, const LoopletPtr& looplet, const cast::Expr& dim, const Extent& ext,
+                      const std::string& what) const override {
+        LoopletPtr seen = inner_ ? inner_->unfurl(ctx, looplet, dim, ext, what) : looplet;
+        return make_looplet<Switch>(std::vector<Switch::Case>{
+            {cond_, seen}, {std::nullopt, make_looplet<Run>(Literal::make(fill_))}});
+    }
+    const cast::Expr& cond() const { return cond_; }
+    const IndexWrapperPtr& inner() const { return inner_; }
+
+private:
+    cast::Expr cond_;
+    Scalar fill_;
+    IndexWrapperPtr inner_;
+};
+
+/// Fibre f where cond holds, its fill elsewhere.
+LExpr guarded(const Fiber& f, cast::Expr cond) {
+    const auto& idx = *f.subscripts.front()->as<Index>();
+    IndexWrapperPtr inner = idx.wrapper;
+    if (const auto* g = dynamic_cast<const Guard*>(idx.wrapper.get())) {
+        cond = cast::bin(cast::BinaryOp::LogAnd, cond, g->cond());
+        inner = g->inner();
+    }
+    std::vector<LExpr> subs = f.subscripts;
+    subs.front() = Index::wrapped(idx.name, std::make_shared<Guard>(cond, f.tensor->fill, inner));
+    return std::make_shared<Fiber>(f.tensor, f.type, f.level, f.sub, f.pos, std::move(subs), f.protocols,
+                                   f.write, f.dirty, f.depth, f.id);
+}
+
+bool is_fill_of(const LExpr& e, const Fiber& f) {
+    const auto* l = e->as<Literal>();
+    return l && l->value.cast(f.type).same(f.tensor->fill.cast(f.type));
+}
+
 /// Folds value looplets into Leaves, choosing between leaves with C conditionals (`c ? a : b`,
 /// which reads a only where c holds: an operand's value past its last entry is not read).
 class Folder {
@@ -84,18 +145,18 @@ public:
         switch (l->kind) {
         case LoopletKind::Run: {
             const LExpr& v = l->as<Run>()->body;
-            if (!is_value(v)) return std::nullopt;
+            if (!is_leaf(v)) return std::nullopt;
             return Leaves{v, v};
         }
         case LoopletKind::Spike: {
             const auto& s = *l->as<Spike>();
-            if (!is_value(s.body) || !is_value(s.tail)) return std::nullopt;
+            if (!is_leaf(s.body) || !is_leaf(s.tail)) return std::nullopt;
             return Leaves{s.body, s.tail};
         }
         case LoopletKind::Lookup: {
             if (!unit) return std::nullopt;
             LExpr v = l->as<Lookup>()->body(ctx_, last);
-            if (!is_value(v)) return std::nullopt;
+            if (!is_leaf(v)) return std::nullopt;
             return Leaves{std::nullopt, v};
         }
         case LoopletKind::Switch: {
@@ -110,9 +171,17 @@ public:
             Leaves out = leaves.back();
             for (size_t k = cases.size() - 1; k-- > 0;) {
                 const cast::Expr& cond = *cases[k].cond;
-                out.tail = choose(cond, leaves[k].tail, out.tail);
+                auto tail = choose(cond, leaves[k].tail, out.tail);
+                if (!tail) return std::nullopt;
+                out.tail = *tail;
                 if (!leaves[k].head) continue; // never over more than one index: any head will do
-                out.head = out.head ? choose(cond, *leaves[k].head, *out.head) : leaves[k].head;
+                if (!out.head) {
+                    out.head = leaves[k].head;
+                    continue;
+                }
+                auto head = choose(cond, *leaves[k].head, *out.head);
+                if (!head) return std::nullopt;
+                out.head = *head;
             }
             return out;
         }
@@ -120,15 +189,18 @@ public:
         }
     }
 
-private:
-    struct Choice {
-        cast::Expr cond;
-        LExpr a, b;
-    };
-
-    // cond ? a : b; (c1 ? (c2 ? v : f) : f) is (c1 && c2 ? v : f).
-    LExpr choose(cast::Expr cond, LExpr a, const LExpr& b) {
+    /// cond ? a : b, where a and b are leaves; none when one is a fibre and the other is not
+    /// its fill. (c1 ? (c2 ? v : f) : f) is (c1 && c2 ? v : f).
+    std::optional<LExpr> choose(cast::Expr cond, LExpr a, const LExpr& b) {
         if (same_value(a, b)) return a;
+        if (const Fiber* f = unfurlable_fibre(a)) {
+            if (!is_fill_of(b, *f)) return std::nullopt;
+            return guarded(*f, cond);
+        }
+        if (const Fiber* f = unfurlable_fibre(b)) {
+            if (!is_fill_of(a, *f)) return std::nullopt;
+            return guarded(*f, cast::un(cast::UnaryOp::Not, cond));
+        }
         if (auto it = chosen_.find(a.get()); it != chosen_.end() && same_value(it->second.b, b)) {
             cond = cast::bin(BinaryOp::LogAnd, cond, it->second.cond);
             a = it->second.a;
@@ -145,6 +217,12 @@ private:
         return out;
     }
 
+private:
+    struct Choice {
+        cast::Expr cond;
+        LExpr a, b;
+    };
+
     LowerCtx& ctx_;
     std::map<const Node*, Choice> chosen_;
 };
@@ -155,6 +233,48 @@ LoopletPtr value_looplet(const Leaves& f) {
     return make_looplet<Spike>(head, f.tail);
 }
 
+cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(BinaryOp::Lt, a, b); }
+
+/// A guarded operand (Guard::unfurl): Switch(cond: Thunk*(body), else: Run(fill)), its Thunks
+/// peeled off.
+struct Guarded {
+    cast::Expr cond;
+    LoopletPtr body;
+    LExpr fill;
+    std::vector<cast::Stmt> pre, post; // to run only where cond holds
+};
+
+std::optional<Guarded> guarded_of(const LoopletPtr& l) {
+    const auto* sw = l->as<Switch>();
+    if (!sw || sw->cases.size() != 2 || !sw->cases[0].cond || sw->cases[1].cond) return std::nullopt;
+    const auto* run = sw->cases[1].body->as<Run>();
+    if (!run || !is_value(run->body)) return std::nullopt;
+    Guarded g{*sw->cases[0].cond, sw->cases[0].body, run->body, {}, {}};
+    std::vector<std::vector<cast::Stmt>> posts;
+    while (const auto* t = g.body->as<Thunk>()) {
+        g.pre.insert(g.pre.end(), t->preamble.begin(), t->preamble.end());
+        posts.push_back(t->epilogue);
+        g.body = t->body;
+    }
+    for (size_t k = posts.size(); k-- > 0;) g.post.insert(g.post.end(), posts[k].begin(), posts[k].end());
+    return g;
+}
+
+/// The statements run only where cond holds; declarations stay visible, set to 0 elsewhere (a
+/// value nothing reads there).
+std::vector<cast::Stmt> only_where(const cast::Expr& cond, const std::vector<cast::Stmt>& stmts) {
+    std::vector<cast::Stmt> out;
+    for (const auto& st : stmts) {
+        if (st.kind() == cast::StmtKind::Decl) {
+            const auto& d = st.as<cast::Decl>();
+            out.push_back(d.init ? cast::Decl::make(d.type, d.name, cast::Ternary::make(cond, *d.init, c_int(0))) : st);
+        } else {
+            out.push_back(cast::If::make(cond, st));
+        }
+    }
+    return out;
+}
+
 struct Cursor {
     const Unfurled* node;
     struct Part {
@@ -163,15 +283,18 @@ struct Cursor {
         Extent range;                   // the phase within the extent
     };
     std::vector<Part> parts;
+    std::optional<cast::Expr> guard; // a guarded operand: present where it holds, else its last phase
 };
 
-// An operand as cursor phases, or none when it is not a Sequence or Stepper of value looplets.
-std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const Extent& ext) {
+// An operand as cursor phases, or none when it is not a Sequence or Stepper of value looplets
+// (guarded or not).
+std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletPtr& l, const Extent& ext,
+                                const std::optional<Guarded>& g) {
     Prover& pr = ctx.prover();
-    Cursor c{u, {}};
-    if (u->looplet->kind == LoopletKind::Stepper) {
-        c.parts.push_back({std::nullopt, u->looplet, ext});
-    } else if (const auto* seq = u->looplet->as<Sequence>()) {
+    Cursor c{u, {}, std::nullopt};
+    if (l->kind == LoopletKind::Stepper) {
+        c.parts.push_back({std::nullopt, l, ext});
+    } else if (const auto* seq = l->as<Sequence>()) {
         cast::Expr from = ext.lo;
         for (const auto& ph : seq->phases) {
             Extent range{from, ph.stop ? pr.min({*ph.stop, ext.hi}) : ext.hi};
@@ -181,39 +304,46 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const Extent& 
     } else {
         return std::nullopt;
     }
+    if (g) {
+        // Absent, the operand is its last phase: Run(fill), added when it is not that already.
+        c.guard = g->cond;
+        const auto* last = c.parts.back().looplet->as<Run>();
+        if (!last || !same_value(last->body, g->fill)) {
+            c.parts.back().stop = ext.hi;
+            c.parts.push_back({std::nullopt, make_looplet<Run>(g->fill), Extent{ext.hi, ext.hi}});
+        }
+    }
     cast::Expr probe = cast::var("siskin_probe");
     for (const auto& part : c.parts) {
-        const LoopletPtr& l = part.looplet;
-        if (const auto* s = l->as<Stepper>()) {
+        const LoopletPtr& p = part.looplet;
+        if (const auto* s = p->as<Stepper>()) {
             if (!Folder(ctx).fold(s->chunk(ctx, s->stop), probe, false)) return std::nullopt;
-        } else if (l->kind == LoopletKind::Lookup) {
-            if (!Folder(ctx).fold(l, probe, true)) return std::nullopt;
-        } else if (!Folder(ctx).fold(l, probe, false)) {
+        } else if (p->kind == LoopletKind::Lookup) {
+            if (!Folder(ctx).fold(p, probe, true)) return std::nullopt;
+        } else if (!Folder(ctx).fold(p, probe, false)) {
             return std::nullopt;
         }
     }
     return c;
 }
 
-cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(BinaryOp::Lt, a, b); }
+/// A guarded Lookup as one Lookup: cond ? its leaf : fill at every index.
+std::optional<LoopletPtr> guarded_lookup(LowerCtx& ctx, const Guarded& g) {
+    const auto* look = g.body->as<Lookup>();
+    if (!look) return std::nullopt;
+    if (!Folder(ctx).choose(g.cond, look->body(ctx, cast::var("siskin_probe")), g.fill)) return std::nullopt;
+    auto body = look->body;
+    cast::Expr cond = g.cond;
+    LExpr fill = g.fill;
+    return make_looplet<Lookup>([body, cond, fill](LowerCtx& c, const cast::Expr& i) {
+        return *Folder(c).choose(cond, body(c, i), fill);
+    });
+}
 
-} // namespace
-
-bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
-    std::vector<Cursor> cursors;
-    for (const auto* u : unfurled_of(body, index)) {
-        LoopletKind k = u->looplet->kind;
-        if (k == LoopletKind::Jumper) return false;
-        if (k != LoopletKind::Sequence && k != LoopletKind::Stepper) continue;
-        if (u->write) return false;
-        std::optional<Cursor> c;
-        ctx.capture([&] { c = cursor_of(ctx, u, ext); });
-        if (!c) return false;
-        cursors.push_back(std::move(*c));
-    }
-    if (cursors.size() <= kMergeAbove) return false;
+// The merge loop over ext (lower_merge's, once the operands are cursors).
+void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                const std::vector<Cursor>& cursors) {
     Prover& pr = ctx.prover();
-
     // Every stepper starts at its phase's first index inside the extent.
     bool last_phases_plain = true;
     for (const auto& c : cursors) {
@@ -221,9 +351,14 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
             const auto* s = part.looplet->as<Stepper>();
             if (!s) continue;
             auto seek = s->seek(ctx, part.range.lo);
-            if (seek.empty() || pr.lt(part.range.lo, part.range.hi)) ctx.emit(seek);
-            else if (!pr.le(part.range.hi, part.range.lo))
-                ctx.emit(cast::If::make(lt(part.range.lo, part.range.hi), cast::Block::make(seek)));
+            if (seek.empty() || pr.le(part.range.hi, part.range.lo)) continue;
+            std::optional<cast::Expr> when = c.guard;
+            if (!pr.lt(part.range.lo, part.range.hi)) {
+                cast::Expr nonempty = lt(part.range.lo, part.range.hi);
+                when = when ? cast::bin(BinaryOp::LogAnd, *when, nonempty) : nonempty;
+            }
+            if (when) ctx.emit(cast::If::make(*when, cast::Block::make(seek)));
+            else ctx.emit(seek);
         }
         if (c.parts.back().looplet->kind == LoopletKind::Stepper || c.parts.size() < 2)
             last_phases_plain = false;
@@ -232,7 +367,10 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
     cast::Expr merge_hi = ext.hi;
     if (last_phases_plain) {
         std::vector<cast::Expr> starts;
-        for (const auto& c : cursors) starts.push_back(c.parts.back().range.lo);
+        for (const auto& c : cursors) {
+            const cast::Expr& lo = c.parts.back().range.lo; // absent: at once
+            starts.push_back(c.guard ? cast::Ternary::make(*c.guard, lo, ext.lo) : lo);
+        }
         merge_hi = pr.min({pr.max(starts), ext.hi});
         if (merge_hi.kind() != cast::ExprKind::Var && merge_hi.kind() != cast::ExprKind::Literal)
             merge_hi = ctx.local(index + "_merged", merge_hi);
@@ -252,7 +390,11 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
             const auto& parts = cursors[k].parts;
             std::vector<cast::Expr> stop_of;
             for (const auto& part : parts) {
-                if (part.stop) in_phase[k].push_back(ctx.local("live", lt(start, *part.stop), ValueType::Bool));
+                if (part.stop) {
+                    cast::Expr live = lt(start, *part.stop);
+                    if (cursors[k].guard) live = cast::bin(BinaryOp::LogAnd, *cursors[k].guard, live);
+                    in_phase[k].push_back(ctx.local("live", live, ValueType::Bool));
+                }
                 if (const auto* s = part.looplet->as<Stepper>()) {
                     guard = guard || s->may_be_empty;
                     bool bounded = !part.stop;
@@ -327,7 +469,7 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
     pr.rollback(mark);
     ctx.emit(cast::While::make(lt(start, merge_hi), cast::Block::make(code)));
 
-    if (!last_phases_plain) return true;
+    if (!last_phases_plain) return;
     // The rest of the extent: every operand in its last phase.
     Extent rest{merge_hi, ext.hi};
     std::set<const Node*> skip;
@@ -338,6 +480,52 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
         by.emplace(c.node, c.node->with(truncate(ctx, part.looplet, part.range, rest)));
     }
     lower_range(ctx, index, rest, replace_unfurled(truncate_all(ctx, body, index, ext, rest, skip), by));
+}
+
+} // namespace
+
+bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    std::vector<Cursor> cursors;
+    std::map<const Node*, LExpr> lookups;          // guarded Lookups, replaced
+    std::vector<std::pair<cast::Expr, std::vector<cast::Stmt>>> pre, post; // of guarded operands
+    std::vector<std::pair<std::string, cast::Expr>> presence;
+    for (const auto* u : unfurled_of(body, index)) {
+        LoopletKind k = u->looplet->kind;
+        if (k == LoopletKind::Jumper) return false;
+        if (k != LoopletKind::Sequence && k != LoopletKind::Stepper && k != LoopletKind::Switch) continue;
+        if (u->write) return false;
+        std::optional<Guarded> g;
+        LoopletPtr l = u->looplet;
+        if (k == LoopletKind::Switch) {
+            g = guarded_of(l);
+            if (!g) return false;
+            // The condition is read once, before the loop (as lower_switch does).
+            std::string name = ctx.fresh("present");
+            presence.emplace_back(name, g->cond);
+            g->cond = cast::var(name);
+            l = g->body;
+            pre.emplace_back(g->cond, g->pre);
+            post.emplace_back(g->cond, g->post);
+        }
+        std::optional<Cursor> c;
+        std::optional<LoopletPtr> look;
+        ctx.capture([&] {
+            c = cursor_of(ctx, u, l, ext, g);
+            if (!c && g) look = guarded_lookup(ctx, *g);
+        });
+        if (look) lookups.emplace(u, u->with(*look));
+        else if (!c) return false;
+        else cursors.push_back(std::move(*c));
+    }
+    if (cursors.size() + lookups.size() <= kMergeAbove) return false;
+
+    for (const auto& [name, cond] : presence)
+        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), name, cond));
+    for (const auto& [cond, stmts] : pre) ctx.emit(only_where(cond, stmts));
+    LStmt merged = replace_unfurled(body, lookups);
+    if (cursors.empty()) lower_extent(ctx, index, ext, merged);
+    else merge_loop(ctx, index, ext, merged, cursors);
+    for (size_t k = post.size(); k-- > 0;) ctx.emit(only_where(post[k].first, post[k].second));
     return true;
 }
 

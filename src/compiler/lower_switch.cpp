@@ -6,6 +6,7 @@
 namespace siskin::compiler {
 
 void lower_switch(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
+    if (lower_merge(ctx, index, ext, body)) return; // many guarded operands: linear code
     const Unfurled* sw = unfurled_of(body, index, LoopletKind::Switch).front();
     std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> branches;
     auto claims = ctx.claims(); // the branches exclude each other
