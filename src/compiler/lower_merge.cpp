@@ -29,6 +29,7 @@
 // take `cond ? init : 0`), and each of its phases is current only where cond holds, so an absent
 // operand is its fill without a branch of code of its own. A union of dcsr or coo matrices thus
 // merges at both levels.
+#include <cstdint>
 #include <optional>
 
 #include "compiler/lower.hpp"
@@ -213,7 +214,7 @@ public:
             if (b->type != t) cb = cast::Cast::make(cast::Type::of(t), cb);
         }
         LExpr out = CValue::make(cast::Ternary::make(cond, ca, cb), t, known_finite(a) && known_finite(b));
-        chosen_.emplace(out.get(), Choice{cond, a, b});
+        chosen_.emplace(out.get(), Choice{cond, a, b, out});
         return out;
     }
 
@@ -221,6 +222,7 @@ private:
     struct Choice {
         cast::Expr cond;
         LExpr a, b;
+        LExpr made; // keeps the key's node alive, so its address is not reused
     };
 
     LowerCtx& ctx_;
@@ -284,6 +286,11 @@ struct Cursor {
     };
     std::vector<Part> parts;
     std::optional<cast::Expr> guard; // a guarded operand: present where it holds, else its last phase
+    /// The shape of a sorted list: [Stepper whose chunks are Spike(v, tail), Run(v)]. Its stop
+    /// and tail value live across steps (loop-carried, read again only when it moves on), and
+    /// past its last entry its stop is a sentinel no step reaches, so `end == stop` alone says
+    /// that its entry is at the step's end: no load or branch per step for operands not there.
+    bool list = false;
 };
 
 // An operand as cursor phases, or none when it is not a Sequence or Stepper of value looplets
@@ -313,6 +320,15 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletP
             c.parts.push_back({std::nullopt, make_looplet<Run>(g->fill), Extent{ext.hi, ext.hi}});
         }
     }
+    if (c.parts.size() == 2 && c.parts[0].stop) {
+        const auto* s = c.parts[0].looplet->as<Stepper>();
+        const auto* run = c.parts[1].looplet->as<Run>();
+        if (s && run && !s->may_be_empty && is_value(run->body)) {
+            LoopletPtr chunk = s->chunk(ctx, s->stop);
+            const auto* spike = chunk->as<Spike>();
+            c.list = spike && same_value(spike->body, run->body) && is_leaf(spike->tail);
+        }
+    }
     cast::Expr probe = cast::var("siskin_probe");
     for (const auto& part : c.parts) {
         const LoopletPtr& p = part.looplet;
@@ -338,6 +354,75 @@ std::optional<LoopletPtr> guarded_lookup(LowerCtx& ctx, const Guarded& g) {
     return make_looplet<Lookup>([body, cond, fill](LowerCtx& c, const cast::Expr& i) {
         return *Folder(c).choose(cond, body(c, i), fill);
     });
+}
+
+/// A sorted list's state across steps: the stop of its current chunk, INT64_MAX past its last
+/// entry, and the chunk's tail value when it is a value (else the tail is read where used).
+struct ListState {
+    const Cursor* cursor;
+    const Stepper* stepper;
+    cast::Expr last;                // where its entries end (the first phase's stop)
+    LExpr fill;                     // its value off its entries
+    cast::Expr stop;                // a local
+    std::optional<cast::Expr> tail; // a local holding the tail value
+    ValueType tail_type = ValueType::Float64;
+    bool tail_finite = false;
+};
+
+cast::Expr list_stop(LowerCtx& ctx, const ListState& st) {
+    for (const auto& b : st.stepper->stop_bounds)
+        if (ctx.prover().le(b, st.last)) return st.stepper->stop;
+    return ctx.prover().min({st.stepper->stop, st.last});
+}
+
+// Whether the list has an entry at or after `at` (the state then points at it).
+cast::Expr list_live(const ListState& st, const cast::Expr& at) {
+    cast::Expr live = lt(at, st.last);
+    return st.cursor->guard ? cast::bin(BinaryOp::LogAnd, *st.cursor->guard, live) : live;
+}
+
+LExpr spike_tail(LowerCtx& ctx, const ListState& st, const cast::Expr& stop) {
+    LoopletPtr chunk = st.stepper->chunk(ctx, stop);
+    return chunk->as<Spike>()->tail;
+}
+
+// (Re)reads the stop and tail of a list positioned for `at`.
+std::vector<cast::Stmt> read_list(LowerCtx& ctx, const ListState& st, const cast::Expr& live) {
+    std::vector<cast::Stmt> out{cast::assign(st.stop, cast::Ternary::make(live, list_stop(ctx, st), c_int(INT64_MAX)))};
+    if (st.tail)
+        out.push_back(cast::assign(*st.tail, cast::Ternary::make(live, c_value(ctx, spike_tail(ctx, st, st.stop)),
+                                                                 c_value(ctx, st.fill))));
+    return out;
+}
+
+ListState open_list(LowerCtx& ctx, const Cursor& c, const cast::Expr& from) {
+    const auto* s = c.parts.front().looplet->as<Stepper>();
+    ListState st{&c, s, *c.parts.front().stop, c.parts.back().looplet->as<Run>()->body,
+                 ctx.local("stop", c_int(INT64_MAX)), {}};
+    LExpr tail = spike_tail(ctx, st, st.stop);
+    if (is_value(tail) && tail->type == st.fill->type) {
+        st.tail_type = tail->type;
+        st.tail_finite = known_finite(tail) && known_finite(st.fill);
+        st.tail = ctx.local("val", c_value(ctx, st.fill), tail->type);
+    }
+    cast::Expr live = ctx.local("live", list_live(st, from), ValueType::Bool);
+    ctx.emit(read_list(ctx, st, live));
+    return st;
+}
+
+// The list over the step that ends at `end`: its tail there if its chunk stops there, else fill.
+LoopletPtr list_looplet(LowerCtx& ctx, Folder& folder, const ListState& st, const cast::Expr& end) {
+    LExpr tail = st.tail ? CValue::make(*st.tail, st.tail_type, st.tail_finite) : spike_tail(ctx, st, st.stop);
+    auto at_end = folder.choose(cast::bin(BinaryOp::Eq, end, st.stop), tail, st.fill);
+    SISKIN_ASSERT(at_end, "a sorted list's tail is neither a value nor a fibre");
+    return value_looplet(Leaves{st.fill, *at_end});
+}
+
+// The list's chunk ended at `end`: it moves on.
+void advance_list(LowerCtx& ctx, const ListState& st, const cast::Expr& end) {
+    ctx.emit(st.stepper->next);
+    cast::Expr live = ctx.local("live", list_live(st, end), ValueType::Bool);
+    ctx.emit(read_list(ctx, st, live));
 }
 
 // The merge loop over ext (lower_merge's, once the operands are cursors).
@@ -376,6 +461,11 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
             merge_hi = ctx.local(index + "_merged", merge_hi);
     }
 
+    // Sorted lists: their stop and tail value, across steps (Cursor::list).
+    std::vector<std::optional<ListState>> lists(cursors.size());
+    for (size_t k = 0; k < cursors.size(); ++k)
+        if (cursors[k].list) lists[k] = open_list(ctx, cursors[k], ext.lo);
+
     std::string start_name = ctx.fresh(index + "_start");
     cast::Expr start = cast::var(start_name);
     ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), start_name, ext.lo));
@@ -388,6 +478,10 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         std::vector<cast::Expr> stops;
         for (size_t k = 0; k < cursors.size(); ++k) {
             const auto& parts = cursors[k].parts;
+            if (lists[k]) {
+                stops.push_back(lists[k]->stop);
+                continue;
+            }
             std::vector<cast::Expr> stop_of;
             for (const auto& part : parts) {
                 if (part.stop) {
@@ -425,6 +519,10 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         Folder folder(ctx);
         for (size_t k = 0; k < cursors.size(); ++k) {
             const auto& parts = cursors[k].parts;
+            if (lists[k]) {
+                by.emplace(cursors[k].node, cursors[k].node->with(list_looplet(ctx, folder, *lists[k], end)));
+                continue;
+            }
             std::vector<Switch::Case> cases;
             for (size_t j = 0; j < parts.size(); ++j) {
                 const LoopletPtr& l = parts[j].looplet;
@@ -451,6 +549,11 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         // Steppers whose chunk ended move on (only the one of the current phase).
         for (size_t k = 0; k < cursors.size(); ++k) {
             const auto& parts = cursors[k].parts;
+            if (lists[k]) {
+                auto move = ctx.capture([&] { advance_list(ctx, *lists[k], end); });
+                ctx.emit(cast::If::make(cast::bin(BinaryOp::Eq, end, lists[k]->stop), cast::Block::make(move)));
+                continue;
+            }
             std::vector<std::pair<std::optional<cast::Expr>, std::vector<cast::Stmt>>> moves;
             bool any = false;
             for (size_t j = 0; j < parts.size(); ++j) {
