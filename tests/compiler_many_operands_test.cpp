@@ -145,6 +145,24 @@ TEST(CompilerManyOperands, ExpressionsAroundUnionsMatchTheReference) {
     compiled_matching_reference("s[] max= " + sx, all);
 }
 
+// Slices wrap the operands' looplets: windows shift them, strides make chunks that may be
+// empty (an entry off the stride), so a step of the merge may be empty too.
+TEST(CompilerManyOperands, UnionsOfSlicesMatchTheReference) {
+    auto xs = names(6);
+    for (const std::string format : {"sparselist(0)", "coo"}) {
+        SCOPED_TRACE(format);
+        std::vector<Tensor> t;
+        std::map<std::string, const Tensor*> in;
+        for (size_t k = 0; k < xs.size(); ++k) t.push_back(random_vector(format, 0.0, 90 + k, 60));
+        for (size_t k = 0; k < xs.size(); ++k) in.emplace(xs[k], &t[k]);
+        compiled_matching_reference("o[i] = x0[i(0:60:2)] + x1[i(1:60:2)] + x2[i(0:60:2)] + x3[i(1:60:2)]", in);
+        compiled_matching_reference(
+            "o[i] = x0[i(0:30)] + x1[i(10:40)] + x2[i(5:35)] + x3[i(30:60)] + x4[i(0:60:2)] + x5[i(1:60:2)]", in);
+        compiled_matching_reference("o[i] = x0[i(0:60:3)] + x1[i(1:60:3)] + x2[i(2:60:3)] + x3[i(0:20)] + x4[i(2:60:3)]",
+                                    in, {{"o", with_format("sparselist(0)", 1)}});
+    }
+}
+
 TEST(CompilerManyOperands, UnionsOfMatricesMatchTheReference) {
     // Rows of dense, sparse and coo levels: where the rows' level is sparse too, the merge runs
     // on both, the inner one over the rows present at the outer step (guarded fibres).

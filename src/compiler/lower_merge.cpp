@@ -513,7 +513,7 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         all.push_back(merge_hi);
         cast::Expr end = pr.min(all);
         if (end.kind() != cast::ExprKind::Var) end = ctx.local(index + "_end", end);
-        pr.assume_le(c_add(start, 1), end);
+        if (!guard) pr.assume_le(c_add(start, 1), end); // else a chunk may be empty
         Extent step{start, end};
         cast::Expr last = c_add(end, -1);
 
