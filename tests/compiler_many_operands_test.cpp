@@ -7,6 +7,8 @@
 #include <random>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "compiler_test_util.hpp"
 
 namespace siskin::testing {
@@ -212,6 +214,21 @@ TEST(CompilerManyOperands, UnionsOfThreeDimensionalTensorsMatchTheReference) {
     std::string sum = xs.front() + "[i,j,k]";
     for (size_t k = 1; k < xs.size(); ++k) sum += " + " + xs[k] + "[i,j,k]";
     compiled_matching_reference("O[i,j,k] = " + sum, in);
+}
+
+// The nine-point stencil as nine shifted windows of one sparse matrix (issue 16: it did not
+// finish compiling); both loops merge over nine operands.
+TEST(CompilerManyOperands, NineShiftedWindowsMatchTheReference) {
+    std::string sum;
+    for (int di = 0; di < 3; ++di)
+        for (int dj = 0; dj < 3; ++dj)
+            sum += (sum.empty() ? "" : " + ") + fmt::format("I[i({}:{}), j({}:{})]", di, di + 10, dj, dj + 11);
+    for (const std::string format : {"csr", "dcsr", "coo"}) {
+        SCOPED_TRACE(format);
+        Tensor image = random_matrix_of(12, 13, 0.2, format, 5, 0.0, [](double u) { return std::floor(8 * u) + 1; });
+        compiled_matching_reference("O[i,j] = " + sum, {{"I", &image}});
+        compiled_matching_reference("O[i,j] = " + sum, {{"I", &image}}, {{"O", with_format(format, 2)}});
+    }
 }
 
 // Code size: the C of a union grows at most linearly in the number of operands (the
