@@ -11,6 +11,8 @@
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
 #include "wrappers/slice.hpp"
+#include "compiler/affine_extents.hpp"
+#include "ir/affine.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -163,11 +165,22 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
                 return;
             }
         }
-        if (it == class_var.end())
-            throw Error(fmt::format("cannot tell the extent of loop {}: no tensor is indexed by {} "
-                                    "alone; give it a range (for {} in lo:hi)",
-                                    f->index, f->index, f->index));
-        kt.index_extent.emplace(f->index, it->second);
+        if (it != class_var.end()) kt.index_extent.emplace(f->index, it->second);
+    });
+    std::map<std::string, int64_t> starts, ends;
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* f = s->as<ir::For>();
+        if (!f || !f->lo) return;
+        auto lo = ir::constant_of(f->lo), hi = ir::constant_of(f->hi);
+        if (lo && hi) starts[f->index] = *lo, ends[f->index] = *hi;
+    });
+    bind_affine_extents(ctx, program, kt, starts, ends);
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* f = s->as<ir::For>();
+        if (!f || ranged.count(f->index) || kt.index_extent.count(f->index)) return;
+        throw Error(fmt::format("cannot tell the extent of loop {}: no tensor is indexed by {} "
+                                "alone; give it a range (for {} in lo:hi)",
+                                f->index, f->index, f->index));
     });
 
     int slot = 0;

@@ -30,8 +30,10 @@ struct DimRef {
 struct KernelTensors {
     std::vector<std::string> inputs, outputs;
     std::map<std::string, std::unique_ptr<TensorBinding>> bindings;
-    /// The extent local of every loop index whose extent is inferred.
+    /// The end (exclusive) of every loop index whose range is inferred; it starts at 0 unless
+    /// index_start says otherwise (an index sized by compound subscripts, affine_extents.hpp).
     std::map<std::string, cast::Expr> index_extent;
+    std::map<std::string, cast::Expr> index_start;
     /// For every loop index with an inferred extent that a plain (unsliced) access ties to
     /// dimensions: one of them (the host compares sliced accesses' lengths with it).
     std::map<std::string, DimRef> index_dim;

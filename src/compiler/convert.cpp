@@ -8,6 +8,7 @@
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
 #include "wrappers/slice.hpp"
+#include "ir/affine.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
@@ -77,7 +78,7 @@ private:
     LStmt loop(const ir::For& f) {
         LExpr lo = Literal::make(Scalar::of(int64_t{0})), hi;
         if (f.lo) {
-            auto l = constant(f.lo), h = constant(f.hi);
+            auto l = ir::constant_of(f.lo), h = ir::constant_of(f.hi);
             if (!l || !h)
                 throw Error(fmt::format("{}the range of loop {} must be constant to be compiled",
                                         where(f.pos), f.index),
@@ -87,6 +88,8 @@ private:
             hi = Literal::make(Scalar::of(*h));
         } else {
             hi = CValue::make(kt_.index_extent.at(f.index), ValueType::Int64);
+            if (auto s = kt_.index_start.find(f.index); s != kt_.index_start.end())
+                lo = CValue::make(s->second, ValueType::Int64);
         }
         loops_.push_back(f.index);
         LStmt body = stmt(f.body);
@@ -204,10 +207,26 @@ private:
             checks.push_back({{t.name, mode}, v + 1});
             return Literal::make(Scalar::of(v));
         }
-        throw Error(fmt::format("{}subscript '{}' of {}: compiled code supports loop indices and "
-                                "integer literals as subscripts, so far",
-                                where(a.pos), ir::print(s), a.tensor),
-                    Error::Kind::Unsupported);
+        auto affine = ir::affine_of(s);
+        if (!affine)
+            throw Error(fmt::format("{}subscript '{}' of {}: compiled code supports loop indices, "
+                                    "integer constants and affine sums of them (i + j, 2*i - 1) as "
+                                    "subscripts, so far",
+                                    where(a.pos), ir::print(s), a.tensor),
+                        Error::Kind::Unsupported);
+        if (affine->terms.empty()) return Literal::make(Scalar::of(affine->constant));
+        // A compound subscript writes like a window: into dense outputs (the host checked that
+        // it stays inside), read anywhere (affine_subscript.hpp).
+        if (write)
+            for (const auto& level : t.format.levels())
+                if (!levels::properties_of(level).implicit)
+                    throw Error(fmt::format("{}output {} is written through the compound subscript "
+                                            "{}; compiled code writes through compound subscripts "
+                                            "into dense outputs only, and {} has a {} level (give "
+                                            "it a dense format)",
+                                            where(a.pos), a.tensor, ir::print(s), a.tensor, level.kind),
+                                Error::Kind::Unsupported);
+        return expr(s);
     }
 
     // `T[.., i(lo:hi:st), ..]`: the index, with the window's first coordinate as a C expression
@@ -261,23 +280,6 @@ private:
                                     where(a.pos), t.name, level.kind, t.name),
                         Error::Kind::Unsupported);
         }
-    }
-
-    std::optional<int64_t> constant(const ir::Expr& e) {
-        if (const auto* lit = e->as<ir::Literal>())
-            return is_integer(lit->value.type()) ? std::optional<int64_t>(lit->value.as_int()) : std::nullopt;
-        if (const auto* c = e->as<ir::Call>()) {
-            std::vector<Scalar> args;
-            for (const auto& a : c->args) {
-                auto v = constant(a);
-                if (!v) return std::nullopt;
-                args.push_back(Scalar::of(*v));
-            }
-            Scalar r = find_operator(c->op).apply(args);
-            if (!is_integer(r.type())) return std::nullopt;
-            return r.as_int();
-        }
-        return std::nullopt;
     }
 
     LowerCtx& ctx_;

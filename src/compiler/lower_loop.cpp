@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "compiler/affine_subscript.hpp"
 #include "compiler/looplet_priority.hpp"
 #include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
@@ -15,6 +16,7 @@
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
+#include "wrappers/slice.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -291,12 +293,33 @@ void lower_for(LowerCtx& ctx, const For& loop) {
     visit_stmt(body, [&](const LExpr& e) {
         const auto* f = e->as<Fiber>();
         if (!f || unfurled.count(f) || f->subscripts.empty()) return;
-        const auto* idx = f->subscripts.front()->as<Index>();
-        if (!idx || idx->name != loop.index) return;
+        std::vector<LExpr> subscripts = f->subscripts;
+        const auto* idx = subscripts.front()->as<Index>();
+        // A compound subscript (affine_subscript.hpp): resolved here through its slice window,
+        // or reduced by the offsets of its non-empty windows.
+        std::optional<AffineRead> affine;
+        if (!idx) {
+            affine = affine_read(ctx, subscripts.front(), loop.index, body);
+            if (!affine) return;
+            if (!affine->width) {
+                if (affine->coef < 0)
+                    throw Error(fmt::format("{} is read backwards in loop {} (the subscript's "
+                                            "coefficient of {} is {}), which compiled code does "
+                                            "not support yet",
+                                            f->tensor->name, loop.index, loop.index, affine->coef),
+                                Error::Kind::Unsupported);
+                subscripts.front() =
+                    Index::wrapped(loop.index, wrappers::slice_window(affine->first, affine->coef));
+                idx = subscripts.front()->as<Index>();
+            } else if (f->write || affine->coef < 0 || f->tensor->properties(f->level).implicit) {
+                return; // plain index arithmetic once the inner loops bind their indices
+            }
+        }
+        if (!affine && (!idx || idx->name != loop.index)) return;
         const auto& spec = f->tensor->format.levels().at(static_cast<size_t>(f->level));
         const LevelCodegen& level = f->tensor->level(f->level);
         if (f->write) {
-            std::string key = fibre_key(*f) + subscripts_key(f->subscripts);
+            std::string key = fibre_key(*f) + subscripts_key(subscripts);
             if (auto it = writes.find(key); it != writes.end()) {
                 unfurled.emplace(f, it->second);
                 return;
@@ -331,12 +354,15 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                     f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
                         Error::Kind::Unsupported);
         LoopletPtr looplet = level.unfurl(ctx, *f, protocol);
+        std::string what = fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
+                                       spec.modes.at(static_cast<size_t>(f->sub)));
+        cast::Expr dim = f->tensor->level_dim(f->level, f->sub);
         // A wrapped read sees its level's fibre through the wrapper (index_wrapper.hpp).
-        if (idx->wrapper)
-            looplet = idx->wrapper->unfurl(ctx, looplet, f->tensor->level_dim(f->level, f->sub),
-                                           Extent{lo, hi},
-                                           fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
-                                                spec.modes.at(static_cast<size_t>(f->sub))));
+        if (affine && affine->width)
+            looplet = reduced_read(ctx, *affine, looplet, dim, Extent{lo, hi}, e,
+                                   Literal::make(f->tensor->fill), what);
+        else if (idx->wrapper)
+            looplet = idx->wrapper->unfurl(ctx, looplet, dim, Extent{lo, hi}, what);
         unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
     });
     body = replace_unfurled(body, unfurled);

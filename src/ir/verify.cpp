@@ -7,7 +7,9 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "ir/affine.hpp"
 #include "ir/syntax.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
@@ -32,28 +34,6 @@ std::string at(Position p) { return p.line > 0 ? fmt::format(" at {}:{}", p.line
 std::string plural(size_t n, std::string_view word) {
     if (n == 1) return fmt::format("1 {}", word);
     return word == "index" ? fmt::format("{} indices", n) : fmt::format("{} {}s", n, word);
-}
-
-// Loop bounds are integer constants (`for i in 0:10`, `for i in 1:2*4`).
-std::optional<int64_t> constant_int(const Expr& e) {
-    if (auto l = e->as<Literal>()) {
-        if (!is_integer(l->value.type())) return std::nullopt;
-        return l->value.as_int();
-    }
-    auto c = e->as<Call>();
-    if (!c) return std::nullopt;
-    std::vector<int64_t> a;
-    for (const auto& x : c->args) {
-        auto v = constant_int(x);
-        if (!v) return std::nullopt;
-        a.push_back(*v);
-    }
-    if (c->op == "neg" && a.size() == 1) return -a[0];
-    if (a.size() != 2) return std::nullopt;
-    if (c->op == "add") return a[0] + a[1];
-    if (c->op == "sub") return a[0] - a[1];
-    if (c->op == "mul") return a[0] * a[1];
-    return std::nullopt;
 }
 
 struct Range {
@@ -97,6 +77,17 @@ private:
         std::optional<Range> given;
         std::vector<ExtentSource> sources;
         std::optional<Range> range; // once resolved
+        std::vector<size_t> affine; // into affine_uses_: compound subscripts that mention it
+    };
+    // A compound subscript of a tensor of known shape (`I[x + i]`): it bounds the indices it
+    // mentions (the valid range of one that nothing else sizes) and must stay inside.
+    struct AffineUse {
+        std::string tensor;
+        size_t dim;
+        int64_t size;
+        Affine affine;
+        Position pos;
+        std::string text;
     };
     struct OutputUse { // an output of unknown shape indexed by a plain loop index
         std::string tensor;
@@ -111,6 +102,7 @@ private:
     std::vector<Binding> scope_; // innermost last
     std::vector<Loop> loops_;
     std::vector<OutputUse> output_uses_;
+    std::vector<AffineUse> affine_uses_;
     std::map<std::string, std::pair<size_t, Position>> output_arity_; // first use
     std::map<std::string, size_t> range_of_name_; // into loops_, which grows
     std::map<std::string, ValueType> types_; // inferred output types so far
@@ -184,9 +176,9 @@ private:
                                     "for {} in 0:n, or neither",
                                     f.index, f.index));
         no_shadowing(f.index, "for", f.pos);
-        Loop loop{&f, std::nullopt, {}, {}};
+        Loop loop{&f, std::nullopt, {}, {}, {}};
         if (f.lo) {
-            auto lo = constant_int(f.lo), hi = constant_int(f.hi);
+            auto lo = constant_of(f.lo), hi = constant_of(f.hi);
             if (!lo || !hi)
                 fail(f.pos,
                      fmt::format("the bounds of the loop over {} must be constant integers, not "
@@ -256,6 +248,12 @@ private:
                     loop.range = loops_[it->second].range;
                     progress = true;
                 }
+            for (auto& loop : loops_)
+                if (!loop.range && !range_of(loop.node->index))
+                    if (auto r = valid_range_of(loop)) {
+                        settle(loop, *r);
+                        progress = true;
+                    }
             for (const auto& u : output_uses_) {
                 Loop& loop = loops_[u.loop];
                 auto s = sized.find({u.tensor, u.dim});
@@ -285,6 +283,7 @@ private:
             result_.extents[i] = loop.range->hi - loop.range->lo;
             result_.starts[i] = loop.range->lo;
         }
+        check_affine_bounds();
         for (const auto& name : outputs_) {
             if (auto g = given_.find(name); g != given_.end()) {
                 result_.output_shapes[name] = g->second.shape;
@@ -376,7 +375,10 @@ private:
             in_subscript_ = i != nullptr;
             check(a.indices[k]);
             in_subscript_ = false;
-            if (!i) continue;
+            if (!i) {
+                if (known) note_affine(a, k, info->second.shape[k]);
+                continue;
+            }
             size_t loop = find_binding(i->name, false)->loop;
             if (i->slice && !known)
                 fail(i->pos, fmt::format("{} is written through the slice {}({}), so its shape "
@@ -399,6 +401,73 @@ private:
             } else {
                 output_uses_.push_back({a.tensor, k, loop, a.indices[k]->pos});
             }
+        }
+    }
+
+    void note_affine(const Access& a, size_t k, int64_t size) {
+        auto affine = affine_of(a.indices[k]);
+        if (!affine || affine->terms.empty()) return;
+        size_t id = affine_uses_.size();
+        affine_uses_.push_back({a.tensor, k, size, *affine, a.indices[k]->pos, print(a.indices[k])});
+        for (const auto& t : affine->terms)
+            if (const Binding* b = find_binding(t.index, false)) loops_[b->loop].affine.push_back(id);
+    }
+
+    // The range of an index once some loop over its name has one.
+    std::optional<Range> range_of(const std::string& index) const {
+        auto it = range_of_name_.find(index);
+        if (it == range_of_name_.end()) return std::nullopt;
+        return loops_[it->second].range;
+    }
+
+    // The valid range of a loop that only compound subscripts mention: the values for which
+    // every one of them stays inside its tensor (|x| = |I| - |F| + 1 for I[x + i] with i over
+    // F), once the other indices they mention have ranges.
+    std::optional<Range> valid_range_of(const Loop& loop) const {
+        if (loop.affine.empty()) return std::nullopt;
+        const std::string& index = loop.node->index;
+        for (size_t id : loop.affine)
+            for (const auto& t : affine_uses_[id].affine.terms)
+                if (t.index != index && !range_of(t.index)) return std::nullopt;
+        std::optional<Range> r;
+        auto range = [&](const std::string& name) {
+            Range x = *range_of(name);
+            return IndexRange<int64_t>{x.lo, x.hi};
+        };
+        for (size_t id : loop.affine) {
+            const AffineUse& u = affine_uses_[id];
+            auto ops = checked_int_ops(fmt::format("{}[{}]", u.tensor, u.text));
+            auto v = valid_range<int64_t>(u.affine, index, u.size, range, ops);
+            r = r ? Range{std::max(r->lo, v.lo), std::max(std::max(r->lo, v.lo), std::min(r->hi, v.hi))}
+                  : Range{v.lo, v.hi};
+        }
+        return r;
+    }
+
+    // Every compound subscript stays inside its tensor over the ranges of its indices.
+    void check_affine_bounds() const {
+        for (const auto& u : affine_uses_) {
+            std::vector<std::string> ranges;
+            bool empty = false;
+            for (const auto& t : u.affine.terms) {
+                Range r = *range_of(t.index);
+                empty |= r.hi <= r.lo;
+                ranges.push_back(fmt::format("{} over {}:{}", t.index, r.lo, r.hi));
+            }
+            if (empty) continue; // never evaluated
+            auto [lo, hi] = affine_span<int64_t>(
+                u.affine, "",
+                [&](const std::string& name) {
+                    Range x = *range_of(name);
+                    return IndexRange<int64_t>{x.lo, x.hi};
+                },
+                checked_int_ops(fmt::format("{}[{}]", u.tensor, u.text)));
+            if (lo >= 0 && hi < u.size) continue;
+            fail(u.pos, fmt::format("the subscript {} of {} reads coordinates {}..{} of its "
+                                    "dimension {} (size {}) when {}; give the loops ranges that "
+                                    "stay inside",
+                                    u.text, u.tensor, lo, hi, u.dim, u.size,
+                                    fmt::join(ranges, ", ")));
         }
     }
 

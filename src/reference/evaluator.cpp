@@ -27,8 +27,8 @@ struct Output {
 class Interpreter {
 public:
     Interpreter(const std::map<std::string, const Tensor*>& inputs,
-                std::map<std::string, Output>& outputs, const std::map<std::string, int64_t>& extents)
-        : inputs_(inputs), outputs_(outputs), extents_(extents) {}
+                std::map<std::string, Output>& outputs, const VerifiedProgram& verified)
+        : inputs_(inputs), outputs_(outputs), extents_(verified.extents), starts_(verified.starts) {}
 
     void run(const Stmt& s) {
         switch (s->kind) {
@@ -68,7 +68,9 @@ private:
         } else {
             auto it = extents_.find(loop.index);
             SISKIN_ASSERT(it != extents_.end(), "verifier left loop index " + loop.index + " without an extent");
-            hi = it->second;
+            // An index sized by compound subscripts alone may start above 0 (I[x - 1 + i]).
+            lo = starts_.at(loop.index);
+            hi = lo + it->second;
         }
         for (int64_t v = lo; v < hi; ++v) {
             indices_[loop.index] = v;
@@ -156,6 +158,7 @@ private:
     const std::map<std::string, const Tensor*>& inputs_;
     std::map<std::string, Output>& outputs_;
     const std::map<std::string, int64_t>& extents_;
+    const std::map<std::string, int64_t>& starts_;
     std::map<std::string, int64_t> indices_;
     std::map<std::string, Scalar> variables_;
     std::vector<int64_t> coordinate_;
@@ -184,7 +187,7 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         outputs.emplace(name, std::move(out));
     }
 
-    Interpreter(inputs, outputs, resolved.verified.extents).run(program.body);
+    Interpreter(inputs, outputs, resolved.verified).run(program.body);
 
     std::map<std::string, Tensor> results;
     for (auto& [name, out] : outputs)

@@ -1,0 +1,38 @@
+#pragma once
+// How a loop reads an access whose subscript at the current level is compound (`I[x + i]`,
+// ir/affine.hpp), in the lowering tree where the indices of outer loops are C values already:
+//   resolves  the loop's index is the subscript's only unbound one, with coefficient c > 0: the
+//             access reads coordinate first + c * index, the slice window (wrappers/slice.hpp)
+//             over the level's fibre; a dense level locates, a sorted list seeks and walks;
+//   reduces   indices of inner loops are unbound too: on a level that is not dense, the loop
+//             visits only the offsets whose window of the level holds a stored entry
+//             (wrappers/window.hpp), the window spanning the coordinates the inner indices add.
+//             A dense level keeps plain index arithmetic (no looplet: the inner loop resolves).
+#include <optional>
+#include <string>
+
+#include "looplets/looplet.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "compiler/vocabulary.hpp"
+
+namespace siskin::compiler {
+
+struct AffineRead {
+    int64_t coef = 0;      // of the loop's index
+    cast::Expr first;      // the coordinate at index 0 (and inner indices at their lowest)
+    /// Reducing: the number of coordinates the inner indices span; none when resolving.
+    std::optional<cast::Expr> width;
+};
+
+/// How loop `index` (whose body is `body`) reads the compound subscript `s`; nothing when `s`
+/// does not mention `index`, or is not affine, or an inner index has no closed range.
+std::optional<AffineRead> affine_read(LowerCtx& ctx, const LExpr& s, const std::string& index,
+                                      const LStmt& body);
+
+/// The looplet of a reduced read over loop extent `ext`: the window offsets of `level` (the
+/// fibre's own looplet over [0, dim)) seen through the subscript's offset and stride.
+LoopletPtr reduced_read(LowerCtx& ctx, const AffineRead& r, const LoopletPtr& level,
+                        const cast::Expr& dim, const Extent& ext, const LExpr& access,
+                        const LExpr& fill, const std::string& what);
+
+} // namespace siskin::compiler

@@ -1,0 +1,352 @@
+// Affine subscripts compiled (ir/affine.hpp, compiler/affine_subscript.hpp): the test cases of
+// ../shared/papers/notes/sparse-convolutions.md §7 with their expected values, in every input
+// format, each also checked against the reference evaluator; work counts showing that the loop
+// of a reduced index visits only non-empty windows; random affine programs against the
+// reference; and the refusals.
+#include <algorithm>
+#include <array>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "compiler_test_util.hpp"
+#include "ir_test_support.hpp"
+
+namespace siskin::testing {
+namespace {
+
+using ir::test::expect_error;
+
+const std::vector<std::string> kVectorFormats = {"dense",         "sparselist(0)", "coo",
+                                                 "sparseband(0)", "runlist(0)",    "sparsebytemap(0)"};
+const std::vector<std::string> kMatrixFormats = {"dense",
+                                                 "csr",
+                                                 "dcsr",
+                                                 "csc",
+                                                 "dcsc",
+                                                 "coo",
+                                                 "sparselist(0)/dense(1)",
+                                                 "dense(0)/runlist(1)",
+                                                 "dense(0)/sparseband(1)",
+                                                 "dense(0)/sparsebytemap(1)"};
+
+Tensor dense_of(std::vector<int64_t> shape, const std::vector<double>& values, const std::string& format = "dense",
+                double fill = 0.0) {
+    CoordinateList list;
+    list.ndims = static_cast<int>(shape.size());
+    std::vector<int64_t> at(shape.size(), 0);
+    for (size_t flat = 0; flat < values.size(); ++flat) {
+        size_t rest = flat;
+        for (size_t d = shape.size(); d-- > 0;) {
+            at[d] = static_cast<int64_t>(rest % static_cast<size_t>(shape[d]));
+            rest /= static_cast<size_t>(shape[d]);
+        }
+        if (values[flat] != fill) list.add(at, Scalar::of(values[flat]));
+    }
+    return Tensor::from_coordinates(shape, ValueType::Float64, Scalar::of(fill),
+                                    Format::parse(format, static_cast<int>(shape.size())), list);
+}
+
+std::vector<double> values_of(const Tensor& t) {
+    std::vector<double> out;
+    for (const auto& s : t.to_dense()) out.push_back(s.as_double());
+    return out;
+}
+
+// Compiled equals the reference and the expected values, for output `name`.
+void expect_values(const std::string& program, const std::map<std::string, const Tensor*>& inputs,
+                   const std::string& name, const std::vector<int64_t>& shape,
+                   const std::vector<double>& want, const std::string& label,
+                   const std::map<std::string, OutputSpec>& specs = {}) {
+    SCOPED_TRACE(program + " [" + label + "]");
+    auto got = compiled_matching_reference(program, inputs, specs);
+    ASSERT_TRUE(got.count(name));
+    EXPECT_EQ(got.at(name).shape(), shape);
+    EXPECT_EQ(values_of(got.at(name)), want);
+}
+
+// Case 6's 8x8 input and edge filter.
+const std::vector<double> kImage = {1, 2, 3, 4, 0, 6, 7, 8, 2, 2, 4, 4, 0, 0, 6, 8, 2, 2, 4, 4, 0, 0,
+                                    6, 8, 2, 2, 3, 4, 0, 0, 7, 8, 1, 3, 3, 4, 0, 0, 6, 8, 3, 2, 3, 4,
+                                    0, 0, 7, 8, 1, 3, 3, 4, 3, 6, 6, 8, 1, 3, 3, 4, 3, 0, 7, 8};
+const std::vector<double> kEdge = {1, 0, -1, 0, 0, 0, -1, 0, 1};
+
+TEST(AffineCompiled, Case1TheWindowsOfFigure3) {
+    for (const auto& format : kVectorFormats) {
+        Tensor c = make({10}, format, {{{2}, 1}, {{8}, 2}, {{9}, 3}});
+        Tensor b = dense_of({2}, {1, 1});
+        expect_values("A[i] += C[i+j] * B[j]", {{"C", &c}, {"B", &b}}, "A", {9},
+                      {0, 1, 1, 0, 0, 0, 0, 2, 5}, format);
+    }
+}
+
+TEST(AffineCompiled, Case2AnEmptyInput) {
+    for (const auto& format : kVectorFormats) {
+        Tensor c = make({10}, format, {});
+        Tensor b = dense_of({2}, {1, 1});
+        expect_values("A[i] += C[i+j] * B[j]", {{"C", &c}, {"B", &b}}, "A", {9},
+                      std::vector<double>(9, 0.0), format);
+    }
+}
+
+TEST(AffineCompiled, Case5ADisjunction) {
+    for (const auto& bf : kVectorFormats)
+        for (const auto& cf : kVectorFormats) {
+            Tensor b = make({4}, bf, {{{0}, 5}, {{2}, 7}});
+            Tensor c = make({5}, cf, {{{2}, 1}});
+            expect_values("A[i,j] = B[i] + C[i+j]", {{"B", &b}, {"C", &c}}, "A", {4, 2},
+                          {5, 5, 0, 1, 8, 7, 0, 0}, bf + " + " + cf);
+        }
+}
+
+TEST(AffineCompiled, Cases6And7TwoDimensionalConvolution) {
+    const std::vector<double> want = {0, 0, -1, -6, -1, 6, -1, 0, 1, 0, 1, 0, 0, -1, 1, 0, 0, 0,
+                                      -1, 0, 0, 0, 0, 0, 0, 0, 3, 6, -3, -6, 2, -1, 3, 0, -3, 0};
+    for (const auto& format : kMatrixFormats) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        for (const std::string filter_format : {"dense", "csr", "dcsr", "csc"}) {
+            Tensor filter = dense_of({3, 3}, kEdge, filter_format);
+            expect_values("O[x,y] += I[x+p, y+q] * F[p,q]", {{"I", &image}, {"F", &filter}}, "O",
+                          {6, 6}, want, format + " * " + filter_format);
+        }
+    }
+}
+
+TEST(AffineCompiled, Case6IntoASparseOutput) {
+    const std::vector<double> want = {0, 0, -1, -6, -1, 6, -1, 0, 1, 0, 1, 0, 0, -1, 1, 0, 0, 0,
+                                      -1, 0, 0, 0, 0, 0, 0, 0, 3, 6, -3, -6, 2, -1, 3, 0, -3, 0};
+    for (const std::string format : {"csr", "dcsr"}) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        Tensor filter = dense_of({3, 3}, kEdge);
+        expect_values("O[x,y] += I[x+p, y+q] * F[p,q]", {{"I", &image}, {"F", &filter}}, "O",
+                      {6, 6}, want, format, {{"O", with_format(format, 2)}});
+    }
+}
+
+TEST(AffineCompiled, Case8StridedOneDimensional) {
+    for (const auto& format : kVectorFormats) {
+        Tensor in = make({11}, format, {{{3}, 1}, {{8}, 2}});
+        Tensor f = dense_of({3}, {1, 1, 1});
+        expect_values("O[i] += I[2*i+p] * F[p]", {{"I", &in}, {"F", &f}}, "O", {5}, {0, 1, 0, 2, 2}, format);
+    }
+}
+
+TEST(AffineCompiled, Case9StridedTwoDimensional) {
+    for (const auto& format : kMatrixFormats) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        Tensor filter = dense_of({3, 3}, kEdge);
+        expect_values("O[x,y] += I[2*x+p, 2*y+q] * F[p,q]", {{"I", &image}, {"F", &filter}}, "O",
+                      {3, 3}, {0, -1, -1, 0, 1, 0, 0, 3, -3}, format);
+    }
+}
+
+TEST(AffineCompiled, Case10DilatedOneDimensional) {
+    for (const auto& format : kVectorFormats) {
+        Tensor in = make({12}, format, {{{3}, 1}, {{9}, 2}});
+        Tensor f = dense_of({3}, {1, 10, 100});
+        expect_values("O[i] += I[i+2*p] * F[p]", {{"I", &in}, {"F", &f}}, "O", {8},
+                      {0, 10, 0, 1, 0, 200, 0, 20}, format);
+    }
+}
+
+TEST(AffineCompiled, Case11DilatedTwoDimensional) {
+    for (const auto& format : kMatrixFormats) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        Tensor filter = dense_of({3, 3}, kEdge);
+        expect_values("O[x,y] += I[x+2*p, y+2*q] * F[p,q]", {{"I", &image}, {"F", &filter}}, "O",
+                      {4, 4}, {0, -7, -1, 0, -1, 0, 2, 0, 4, 5, 1, 0, 4, -1, 0, 0}, format);
+    }
+}
+
+TEST(AffineCompiled, Case12DilatedNHWC) {
+    std::vector<double> in(3 * 7 * 7 * 3, 10.0);
+    in[(0 * 7 * 7 + 1 * 7 + 1) * 3 + 0] = 0;
+    std::vector<double> want(27, 540.0);
+    want[(0 * 3 + 1) * 3 + 1] = 520;
+    for (const std::string format : {"csf", "sparselist(0)/dense(1)/sparselist(2)/sparselist(3)", "dense"}) {
+        Tensor image = dense_of({3, 7, 7, 3}, in, format);
+        for (const std::string ff : {"dense", "sparselist(0)/dense(1)/sparselist(2)/sparselist(3)"}) {
+            Tensor filter = dense_of({3, 3, 3, 1}, std::vector<double>(27, 2.0), ff);
+            expect_values("O[n,h,w,f] += I[n, h+2*r, w+2*q, c] * F[r,q,c,f]",
+                          {{"I", &image}, {"F", &filter}}, "O", {3, 3, 3, 1}, want, format + " * " + ff);
+        }
+    }
+}
+
+TEST(AffineCompiled, Case13SumPoolingNHWC) {
+    std::vector<double> in;
+    for (int k = 0; k < 4; ++k) in.insert(in.end(), {1, 2, 1, 2});
+    for (const std::string format : {"csf", "dense"}) {
+        Tensor image = dense_of({1, 4, 4, 1}, in, format);
+        const std::string program = "for n, h, w, c { for p in 0:2 { for q in 0:2 { O[n,h,w,c] += I[n, h+p, w+q, c] } } }";
+        expect_values(program, {{"I", &image}}, "O", {1, 3, 3, 1}, std::vector<double>(9, 6.0), format);
+        expect_values(program, {{"I", &image}}, "O", {1, 3, 3, 1}, std::vector<double>(9, 6.0),
+                      format + " into csf", {{"O", with_format("csf", 4)}});
+    }
+}
+
+TEST(AffineCompiled, Case14Conv1dNWC) {
+    std::vector<double> in(24, 2.0);
+    in[3] = 10;
+    std::vector<double> want(18, 12.0);
+    for (int w = 1; w <= 3; ++w) want[static_cast<size_t>(w)] = 28;
+    for (const std::string format : {"csf", "sparselist(0)/dense(1)/sparselist(2)"}) {
+        Tensor image = dense_of({3, 8, 1}, in, format);
+        Tensor filter = dense_of({3, 1, 1}, {2, 2, 2});
+        expect_values("O[n,w,f] += I[n, w+k, c] * F[k,c,f]", {{"I", &image}, {"F", &filter}}, "O",
+                      {3, 6, 1}, want, format);
+        auto got = compiled_matching_reference("O[n,w,f] += I[n, w+k, c] * F[k,c,f]",
+                                               {{"I", &image}, {"F", &filter}}, {{"O", with_format("csf", 3)}});
+        EXPECT_EQ(got.at("O").stored(), 18) << format;
+    }
+}
+
+TEST(AffineCompiled, Case15Conv2dNCHW) {
+    std::vector<double> in(3 * 3 * 8 * 8, 2.0);
+    in[3] = 10;
+    std::vector<double> want(36 * 3, 108.0);
+    for (int w = 1; w <= 3; ++w) want[static_cast<size_t>(w)] = 124;
+    for (const std::string format : {"sparselist(0)/dense(1)/sparselist(2)/dense(3)", "csf"}) {
+        Tensor image = dense_of({3, 3, 8, 8}, in, format);
+        for (const std::string ff : {"dense", "csf"}) {
+            Tensor filter = dense_of({1, 3, 3, 3}, std::vector<double>(27, 2.0), ff);
+            expect_values("O[n,f,h,w] += I[n, c, h+r, w+s] * F[f,c,r,s]", {{"I", &image}, {"F", &filter}},
+                          "O", {3, 1, 6, 6}, want, format + " * " + ff);
+        }
+    }
+}
+
+TEST(AffineCompiled, Case16AThreeTermSubscript) {
+    for (const auto& format : kVectorFormats) {
+        Tensor c = make({12}, format, {{{6}, 1}});
+        expect_values("for i { for j in 0:2 { for k in 0:3 { A[i] += C[i+j+k] } } }", {{"C", &c}}, "A", {9},
+                      {0, 0, 0, 1, 2, 2, 1, 0, 0}, format);
+    }
+}
+
+TEST(AffineCompiled, Case17TwoCompoundOperands) {
+    for (const auto& af : kVectorFormats)
+        for (const auto& bf : kVectorFormats) {
+            Tensor a = make({5}, af, {{{1}, 1}, {{3}, 2}});
+            Tensor b = make({5}, bf, {{{2}, 3}});
+            expect_values("for j, k { for i in 0:4 { O[j,k] += A[i+j] * B[i+k] } }", {{"A", &a}, {"B", &b}},
+                          "O", {2, 2}, {0, 3, 6, 0}, af + " * " + bf);
+        }
+}
+
+TEST(AffineCompiled, Case20LoopOrdersAgree) {
+    const std::vector<double> want = {0, 0, -1, -6, -1, 6, -1, 0, 1, 0, 1, 0, 0, -1, 1, 0, 0, 0,
+                                      -1, 0, 0, 0, 0, 0, 0, 0, 3, 6, -3, -6, 2, -1, 3, 0, -3, 0};
+    for (const std::string format : {"csr", "dcsr"}) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        Tensor filter = dense_of({3, 3}, kEdge);
+        for (const std::string order : {"x { for y { for p in 0:3 { for q in 0:3", "x { for p in 0:3 { for y { for q in 0:3",
+                                        "x { for p in 0:3 { for q in 0:3 { for y", "p in 0:3 { for q in 0:3 { for x { for y"}) {
+            std::string program = "for " + order + " { O[x,y] += I[x+p, y+q] * F[p,q] }";
+            int open = static_cast<int>(std::count(program.begin(), program.end(), '{'));
+            int close = static_cast<int>(std::count(program.begin(), program.end(), '}'));
+            program += std::string(static_cast<size_t>(open - close), '}');
+            expect_values(program, {{"I", &image}, {"F", &filter}}, "O", {6, 6}, want, format + ": " + order,
+                          {{"O", [] {
+                                OutputSpec s;
+                                s.shape = std::vector<int64_t>{6, 6};
+                                return s;
+                            }()}});
+        }
+    }
+}
+
+TEST(AffineCompiled, OffsetsAndNegativeConstants) {
+    for (const auto& format : kVectorFormats) {
+        Tensor v = make({8}, format, {{{0}, 4}, {{3}, 1}, {{7}, 2}});
+        expect_values("y[i] = v[i+1]", {{"v", &v}}, "y", {7}, {0, 0, 1, 0, 0, 0, 2}, format);
+        expect_values("for i in 2:8 { y[i] = v[i-2] + v[i-1] }", {{"v", &v}}, "y", {8}, {0, 0, 4, 0, 1, 1, 0, 0}, format);
+        // An index sized by compound subscripts alone starts where they all stay inside.
+        expect_values("y[i] = v[i-1] + v[i+1]", {{"v", &v}}, "y", {7}, {0, 4, 1, 0, 1, 0, 2}, format);
+        expect_values("for i in 2:5 { y[i] = v[2*i - 3] }", {{"v", &v}}, "y", {5}, {0, 0, 0, 1, 0}, format);
+    }
+}
+
+// Work counts: the loop bodies the generated code runs.
+int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
+    ir::Program program = ir::parse_program(text);
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
+    TensorSignature s;
+    s.format = Format::parse("dense", 0).with_index_bits(64);
+    s.type = ValueType::Float64;
+    s.fill = Scalar::of(0.0);
+    s.ndims = 0;
+    sigs.emplace("s", s);
+    CompileOptions options = test_options();
+    options.count_work = true;
+    auto kernel = compile(program, sigs, options);
+    auto outputs = kernel->prepare({{"s", {}}});
+    kernel->run(inputs, outputs);
+    EXPECT_TRUE(outputs.at("s").equals(evaluate_reference(program, inputs).at("s"))) << text;
+    return kernel->last_work();
+}
+
+TEST(AffineCompiled, Case4WorkIsFlatInTheLength) {
+    // 10 stored entries, window 3: the work must not grow with the length.
+    auto input = [](int64_t n) {
+        CoordinateList list;
+        list.ndims = 1;
+        for (int64_t k = 0; k < 10; ++k) list.add(std::vector<int64_t>{k * (n / 10) + 5}, Scalar::of(1.0 + static_cast<double>(k)));
+        return Tensor::from_coordinates({n}, ValueType::Float64, Scalar::of(0.0), Format::parse("sparselist(0)", 1), list);
+    };
+    Tensor f = dense_of({3}, {1, 2, 3});
+    Tensor small = input(1000), large = input(1000000);
+    int64_t a = work_of("s[] += C[i+j] * F[j]", {{"C", &small}, {"F", &f}});
+    int64_t b = work_of("s[] += C[i+j] * F[j]", {{"C", &large}, {"F", &f}});
+    EXPECT_EQ(a, b);
+    // Each entry lies in 3 windows, each window's inner loop sees at most a few chunks.
+    EXPECT_LE(a, 10 + 3 * 10 * 3);
+    // Case 1: three chunks, windows at {1, 2, 7, 8}, one or two inner steps each.
+    Tensor c = make({10}, "sparselist(0)", {{{2}, 1}, {{8}, 2}, {{9}, 3}});
+    Tensor b2 = dense_of({2}, {1, 1});
+    int64_t w = work_of("s[] += C[i+j] * B[j]", {{"C", &c}, {"B", &b2}});
+    EXPECT_GE(w, 4);
+    EXPECT_LE(w, 3 + 4 + 4 * 2);
+}
+
+// Random affine programs (offsets, strides, dilations, fills) against the reference.
+TEST(AffineCompiled, RandomAffineProgramsAgreeWithTheReference) {
+    std::mt19937_64 rng(20261127);
+    auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    for (int round = 0; round < 60; ++round) {
+        const std::string& format = kVectorFormats[static_cast<size_t>(pick(0, 5))];
+        double fill = std::array<double, 3>{0.0, 1.0, 0.0}[static_cast<size_t>(pick(0, 2))];
+        int64_t n = pick(1, 30), k = pick(1, 4), stride = pick(1, 3), dilation = pick(1, 3), offset = pick(0, 3);
+        if (n < offset + (k - 1) * dilation + 1) continue;
+        std::vector<double> values(static_cast<size_t>(n), fill);
+        for (auto& v : values)
+            if (pick(0, 3) == 0) v = static_cast<double>(pick(-3, 3));
+        Tensor in = dense_of({n}, values, format, fill);
+        Tensor f = dense_of({k}, std::vector<double>(static_cast<size_t>(k), 1.0));
+        std::string sub = fmt::format("{}*i + {}*p + {}", stride, dilation, offset);
+        std::string op = pick(0, 1) ? "+=" : "max=";
+        std::string program = fmt::format("O[i] {} I[{}] * F[p]", op, sub);
+        SCOPED_TRACE(program + " on " + format + fmt::format(" n={} fill={}", n, fill));
+        compiled_matching_reference(program, {{"I", &in}, {"F", &f}});
+        compiled_matching_reference(fmt::format("O[i] = I[{}*i + {}] + I[i + {}]", stride, offset, dilation),
+                                    {{"I", &in}});
+    }
+}
+
+TEST(AffineCompiled, ErrorsNameTheAccessAndTheRange) {
+    Tensor v = make({8}, "sparselist(0)", {{{3}, 1}});
+    Tensor f = dense_of({3}, {1, 1, 1});
+    expect_error([&] { run_compiled("for i in 0:8 { y[i] = v[i+1] }", {{"v", &v}}); },
+                 "the subscript i + 1 of v reads coordinates 1..8 of its dimension 0 (size 8) when i over 0:8");
+    expect_error([&] { run_compiled("y[i] = v[i-2] * v[i]", {{"v", &v}}); },
+                 "the subscript i - 2 of v reads coordinates -2..5 of its dimension 0 (size 8) when i over 0:8");
+    expect_error([&] { run_compiled("for i in 0:3 { y[i] = v[i*i] }", {{"v", &v}}); }, "affine sums");
+    OutputSpec sparse = with_format("sparselist(0)", 1);
+    sparse.shape = std::vector<int64_t>{9};
+    sparse.type = ValueType::Float64;
+    expect_error([&] { run_compiled("y[i+1] = v[i]", {{"v", &v}}, {{"y", sparse}}); }, "into dense outputs only");
+}
+
+} // namespace
+} // namespace siskin::testing
