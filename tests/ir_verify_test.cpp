@@ -95,7 +95,7 @@ TEST(IrVerify, OutputsWithGivenShapesAreExtentSources) {
 }
 
 TEST(IrVerify, AccessesWithExpressionsAndProtocols) {
-    VerifiedProgram v = verify_text("for i in 0:3 { y[i] = x[gallop(i)] + x[i + 1] }",
+    VerifiedProgram v = verify_text("for i in 0:3 { y[i] = x[gallop(i)] + x[2 - i] }",
                                     {{"x", T({3})}});
     EXPECT_EQ(v.extents.at("i"), 3);
     v = verify_text("let k = 2 { y[i] = A[i, k] }", {{"A", T({5, 3})}});

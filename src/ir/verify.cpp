@@ -475,7 +475,7 @@ private:
 
     void infer_types() {
         for (const auto& [name, info] : given_)
-            if (is_output(name)) types_[name] = info.type;
+            if (is_output(name) && info.type) types_[name] = *info.type;
         // Output types only rise in the promotion order, so this settles; the bound is a guard.
         for (int pass = 0;; ++pass) {
             SISKIN_ASSERT(pass < 100, "output types did not settle");
@@ -514,7 +514,7 @@ private:
                                      "integers",
                                      k, a->tensor, print(a->indices[k]), type_name(*t)));
             }
-            if (auto g = given_.find(a->tensor); g != given_.end()) return g->second.type;
+            if (auto g = given_.find(a->tensor); g != given_.end() && g->second.type) return g->second.type;
             if (auto o = types_.find(a->tensor); o != types_.end()) return o->second;
             return std::nullopt; // an output read before anything typed it
         }

@@ -38,7 +38,7 @@ std::map<std::string, ir::TensorInfo> tensor_infos(const ProgramInputs& inputs,
                        s.type};
     if (inputs.shapes)
         for (const auto& [name, spec] : specs)
-            if (spec.shape && spec.type) infos[name] = {*spec.shape, *spec.type};
+            if (spec.shape) infos[name] = {*spec.shape, spec.type};
     return infos;
 }
 

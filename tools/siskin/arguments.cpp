@@ -1,5 +1,6 @@
 #include "arguments.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +23,29 @@ std::pair<std::string, std::string> parse_assignment(const std::string& text,
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
         throw Error(fmt::format("{} expects NAME=VALUE, got '{}'", option, text));
     return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::vector<int64_t> parse_shape(const std::string& text, int ndims, const std::string& what) {
+    std::vector<int64_t> shape;
+    size_t at = 0;
+    for (;;) {
+        size_t x = text.find('x', at);
+        std::string part = text.substr(at, x == std::string::npos ? std::string::npos : x - at);
+        int64_t n = 0;
+        auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), n);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size() || n < 0)
+            throw Error(fmt::format("{}: '{}' is not a size (a shape is sizes joined by x, as in "
+                                    "30x30)",
+                                    what, part));
+        shape.push_back(n);
+        if (x == std::string::npos) break;
+        at = x + 1;
+    }
+    if (static_cast<int>(shape.size()) != ndims)
+        throw Error(fmt::format("{}: the shape has {} sizes, but the program uses the tensor with "
+                                "{} subscripts",
+                                what, shape.size(), ndims));
+    return shape;
 }
 
 namespace {

@@ -48,6 +48,8 @@ void add_declared_fills(const ir::Program& program, TensorOptions& o);
 /// "A=inf" -> {A, "inf"}.
 std::pair<std::string, std::string> parse_assignment(const std::string& text,
                                                      const std::string& option);
+/// "30x30" -> {30, 30}: `ndims` sizes, each a non-negative integer; an Error naming `what`.
+std::vector<int64_t> parse_shape(const std::string& text, int ndims, const std::string& what);
 /// Number of subscripts each tensor is accessed with in the program.
 std::map<std::string, int> access_arity(const ir::Program& program);
 /// The contents of a file; throws "cannot read <what> file 'path'".

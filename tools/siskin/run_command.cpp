@@ -26,7 +26,7 @@ namespace {
 
 struct RunOptions {
     std::string program;
-    std::vector<std::string> inputs, outputs, starts, fills, types, prints, function_files;
+    std::vector<std::string> inputs, outputs, starts, shapes, fills, types, prints, function_files;
     std::string stats_path;
     std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
     int repeat = 1;
@@ -143,6 +143,18 @@ void run(const RunOptions& o) {
         if (auto t = type_of(name)) specs[name].type = *t;
     }
     for (const auto& [name, t] : starts) specs[name].start = &t;
+    for (const auto& text : o.shapes) {
+        auto [name, dims] = parse_assignment(text, "--shape");
+        int ndims = dimensions_of(arity, name, "--shape");
+        if (!is_output(name))
+            throw Error(fmt::format("--shape {}: the program only reads {}, whose file gives its "
+                                    "shape",
+                                    text, name));
+        if (starts.count(name) || specs[name].shape)
+            throw Error(fmt::format("--shape {}: {}'s shape is already given{}", text, name,
+                                    starts.count(name) ? " by its --start tensor" : ""));
+        specs[name].shape = parse_shape(dims, ndims, "--shape " + text);
+    }
     for (const auto& name : o.prints)
         if (!arity.count(name))
             throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
@@ -227,6 +239,9 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--start", options->starts,
                     "Output NAME starts as the tensor in FILE (NAME=FILE[:FORMAT]): a program that "
                     "writes a window of it changes only that window, += adds onto it");
+    cmd->add_option("--shape", options->shapes,
+                    "Shape of output NAME (NAME=D0xD1x..., e.g. bins=16 or O=30x30) when no loop "
+                    "sizes it, or to override the inferred one");
     cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
     cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
     cmd->add_option("--print", options->prints, "Print tensor NAME after the run");

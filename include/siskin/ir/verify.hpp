@@ -5,6 +5,7 @@
 // on i's extent). Problems are reported as Error in the user's terms, with the program position.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace siskin::ir {
 
 struct TensorInfo {
     std::vector<int64_t> shape;
-    ValueType type = ValueType::Float64;
+    /// Always given for inputs; for an output, none leaves its type to inference.
+    std::optional<ValueType> type = ValueType::Float64;
 };
 
 struct VerifiedProgram {
