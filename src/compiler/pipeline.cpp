@@ -5,6 +5,7 @@
 
 #include "codegen/c_optimize.hpp"
 #include "codegen/c_printer.hpp"
+#include "compiler/affine_order.hpp"
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
@@ -24,6 +25,7 @@ struct Planning {
     const std::map<std::string, TensorSignature>& given;
     const CompileOptions& options;
     LowerCtx ctx;
+    ir::Program ordered;
     Workspaced ws;
     Concordized cz;
     const ir::Program* program = nullptr; // as the last IR stage left it
@@ -71,6 +73,11 @@ void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(
 const std::vector<Stage>& stages() {
     static const std::vector<Stage> list = {
         // Program IR -> program IR.
+        {"affine_order", Shows::Program,
+         [](Planning& p) {
+             p.ordered = order_affine_nests(*p.program, p.given);
+             p.program = &p.ordered;
+         }},
         {"workspaces", Shows::Program,
          [](Planning& p) {
              p.ws = add_workspaces(*p.program, p.given);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "compiler/concordize.hpp"
+#include "compiler/perfect_nest.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/error.hpp"
@@ -17,27 +18,6 @@
 namespace siskin::compiler {
 
 namespace {
-
-// A perfect nest: loops without ranges, each holding only the next, around one assignment.
-struct Nest {
-    std::vector<const ir::For*> loops;
-    const ir::Assign* assign = nullptr;
-    ir::Stmt assign_stmt;
-};
-
-std::optional<Nest> perfect_nest(const ir::Stmt& s) {
-    Nest n;
-    ir::Stmt cur = s;
-    while (const auto* f = cur->as<ir::For>()) {
-        if (f->lo) return std::nullopt;
-        n.loops.push_back(f);
-        cur = f->body;
-    }
-    n.assign = cur->as<ir::Assign>();
-    n.assign_stmt = cur;
-    if (!n.assign || n.loops.empty()) return std::nullopt;
-    return n;
-}
 
 ir::Stmt wrap(const std::vector<std::string>& loops, size_t from, size_t to, ir::Stmt body,
               ir::Position pos) {

@@ -1,0 +1,101 @@
+#include "compiler/affine_order.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "compiler/perfect_nest.hpp"
+#include "ir/affine.hpp"
+#include "levels/level_format.hpp"
+#include "siskin/ir/visit.hpp"
+
+namespace siskin::compiler {
+
+namespace {
+
+class Pass {
+public:
+    explicit Pass(const std::map<std::string, TensorSignature>& signatures) : signatures_(signatures) {}
+
+    ir::Stmt stmt(const ir::Stmt& s) {
+        if (auto n = perfect_nest(s))
+            if (auto r = reorder(*n)) return *r;
+        switch (s->kind) {
+        case ir::StmtKind::Block: {
+            std::vector<ir::Stmt> out;
+            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
+            return ir::Block::make(std::move(out), s->pos);
+        }
+        case ir::StmtKind::For: {
+            const auto& f = *s->as<ir::For>();
+            return ir::For::make(f.index, stmt(f.body), f.lo, f.hi, f.pos);
+        }
+        case ir::StmtKind::If: {
+            const auto& n = *s->as<ir::If>();
+            return ir::If::make(n.cond, stmt(n.then_body), n.else_body ? stmt(n.else_body) : nullptr, n.pos);
+        }
+        case ir::StmtKind::Let: {
+            const auto& n = *s->as<ir::Let>();
+            return ir::Let::make(n.name, n.value, stmt(n.body), n.pos);
+        }
+        case ir::StmtKind::Assign: return s;
+        }
+        return s;
+    }
+
+private:
+    bool dense(const std::string& tensor) const {
+        auto it = signatures_.find(tensor);
+        return it != signatures_.end() && levels::all_levels_implicit(it->second.format);
+    }
+
+    std::optional<ir::Stmt> reorder(const Nest& nest) const {
+        const ir::Assign& a = *nest.assign;
+        const std::string& out = a.lhs->tensor;
+        if (!dense(out)) return std::nullopt;
+        std::set<std::string> written;
+        for (const auto& s : a.lhs->indices) {
+            const auto* i = s->as<ir::Index>();
+            if (!i || i->slice) return std::nullopt;
+            written.insert(i->name);
+        }
+        // A compound read of a sparse tensor that a reduction index moves, and no read of the
+        // output (its elements would be read in another order).
+        bool compound = false, reads_output = false;
+        ir::visit(a.rhs, [&](const ir::Expr& e) {
+            const auto* acc = e->as<ir::Access>();
+            if (!acc) return;
+            reads_output |= acc->tensor == out;
+            if (dense(acc->tensor) || !signatures_.count(acc->tensor)) return;
+            for (const auto& s : acc->indices) {
+                if (s->as<ir::Index>()) continue;
+                auto affine = ir::affine_of(s);
+                if (!affine || affine->terms.size() < 2) continue;
+                for (const auto& t : affine->terms) compound |= !written.count(t.index);
+            }
+        });
+        if (!compound || reads_output) return std::nullopt;
+        std::vector<const ir::For*> order;
+        for (const auto* f : nest.loops)
+            if (!written.count(f->index)) order.push_back(f);
+        for (const auto* f : nest.loops)
+            if (written.count(f->index)) order.push_back(f);
+        if (std::equal(order.begin(), order.end(), nest.loops.begin())) return std::nullopt;
+        ir::Stmt body = nest.assign_stmt;
+        for (size_t k = order.size(); k-- > 0;)
+            body = ir::For::make(order[k]->index, body, nullptr, nullptr, order[k]->pos);
+        return body;
+    }
+
+    const std::map<std::string, TensorSignature>& signatures_;
+};
+
+} // namespace
+
+ir::Program order_affine_nests(const ir::Program& program,
+                               const std::map<std::string, TensorSignature>& signatures) {
+    ir::Program out = program;
+    out.body = Pass(signatures).stmt(program.body);
+    return out;
+}
+
+} // namespace siskin::compiler
