@@ -267,6 +267,38 @@ TEST(AffineCompiled, OffsetsAndNegativeConstants) {
     }
 }
 
+TEST(AffineCompiled, FinchCases13And14Padding) {
+    for (const auto& format : kVectorFormats) {
+        Tensor x = make({5}, format, {{{1}, 1}, {{4}, 3}});
+        expect_values("for i in 0:5 { y[i] = coalesce(x[~(i+1)], 0) }", {{"x", &x}}, "y", {5}, {1, 0, 0, 3, 0},
+                      format);
+        Tensor x4 = dense_of({4}, {1, 2, 3, 4}, format);
+        expect_values("y[i] = coalesce(x[~(i-1)], 0) + x[i] + coalesce(x[~(i+1)], 0)", {{"x", &x4}}, "y", {4},
+                      {3, 6, 9, 7}, format);
+        // A pad other than the fill, and a strided padded read.
+        expect_values("for i in 0:4 { y[i] = coalesce(x[~(2*i - 1)], 9) }", {{"x", &x}}, "y", {4},
+                      {9, 1, 0, 9}, format);
+    }
+}
+
+TEST(AffineCompiled, PaddedConvolutionKeepsTheSize) {
+    OutputSpec same;
+    same.shape = std::vector<int64_t>{8, 8};
+    for (const auto& format : kMatrixFormats) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        Tensor filter = dense_of({3, 3}, kEdge);
+        SCOPED_TRACE(format);
+        auto got = compiled_matching_reference("O[x,y] += coalesce(I[~(x+p-1), ~(y+q-1)], 0) * F[p,q]",
+                                               {{"I", &image}, {"F", &filter}}, {{"O", same}});
+        // The interior is the valid convolution (case 6).
+        EXPECT_EQ(got.at("O").at({1, 1}).as_double(), 0.0);
+        EXPECT_EQ(got.at("O").at({1, 4}).as_double(), -6.0);
+        EXPECT_EQ(got.at("O").at({6, 6}).as_double(), 0.0);
+        // The corner sees I[1,1] * F[2,2] alone; the rest of its window is padding.
+        EXPECT_EQ(got.at("O").at({0, 0}).as_double(), 2.0);
+    }
+}
+
 // Work counts: the loop bodies the generated code runs.
 int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
     ir::Program program = ir::parse_program(text);
@@ -331,6 +363,10 @@ TEST(AffineCompiled, RandomAffineProgramsAgreeWithTheReference) {
         compiled_matching_reference(program, {{"I", &in}, {"F", &f}});
         compiled_matching_reference(fmt::format("O[i] = I[{}*i + {}] + I[i + {}]", stride, offset, dilation),
                                     {{"I", &in}});
+        // Padding: reads that leave I on either side.
+        compiled_matching_reference(fmt::format("for i in 0:{} {{ O[i] = coalesce(I[~({}*i - {})], {}) * 2 }}",
+                                                n + 2, stride, offset, pick(0, 2)),
+                                    {{"I", &in}});
     }
 }
 
@@ -342,6 +378,10 @@ TEST(AffineCompiled, ErrorsNameTheAccessAndTheRange) {
     expect_error([&] { run_compiled("y[i] = v[i-2] * v[i]", {{"v", &v}}); },
                  "the subscript i - 2 of v reads coordinates -2..5 of its dimension 0 (size 8) when i over 0:8");
     expect_error([&] { run_compiled("for i in 0:3 { y[i] = v[i*i] }", {{"v", &v}}); }, "affine sums");
+    expect_error([&] { run_compiled("y[i] = v[~(i+1)] + v[i]", {{"v", &v}}); },
+                 "the permissive subscript ~(i + 1) of v may leave v, where it reads missing; read it as "
+                 "the first argument of coalesce");
+
     OutputSpec sparse = with_format("sparselist(0)", 1);
     sparse.shape = std::vector<int64_t>{9};
     sparse.type = ValueType::Float64;

@@ -1,6 +1,7 @@
-// and or xor not ifelse: NumPy logical_and, logical_or, logical_xor, logical_not, where.
-// Logical operators take any types, convert them to bool (nonzero and NaN are true) and give
-// bool; ifelse gives the promotion of its two value arguments.
+// and or xor not ifelse coalesce: NumPy logical_and, logical_or, logical_xor, logical_not,
+// where, and Finch's coalesce. Logical operators take any types, convert them to bool (nonzero
+// and NaN are true) and give bool; ifelse and coalesce give the promotion of their value
+// arguments.
 #include "algebra/builtin_operators.hpp"
 #include "algebra/operator_builder.hpp"
 
@@ -54,6 +55,13 @@ void add_logical_operators(std::vector<Operator>& out) {
         },
         [](const Signature&, std::span<const Scalar> a) { return a[0].as_bool() ? a[1] : a[2]; },
         "($0 ? $1 : $2)"));
+
+    // coalesce(e, v): e, or v where e is `missing` (Finch §1.5). Only a permissive read
+    // (A[~(i+1)]) is ever missing, and the evaluator and the compiler read it padded with v, so
+    // as a function of two values it is its first argument.
+    out.push_back(make_operator(
+        "coalesce", 2, [](std::span<const ValueType> types) { return uniform(promote_all(types)); },
+        [](const Signature&, std::span<const Scalar> a) { return a[0]; }, "$0"));
 }
 
 } // namespace siskin::algebra

@@ -68,7 +68,8 @@ private:
             if (dense(acc->tensor) || !signatures_.count(acc->tensor)) return;
             for (const auto& s : acc->indices) {
                 if (s->as<ir::Index>()) continue;
-                auto affine = ir::affine_of(s);
+                const ir::Expr* inner = ir::permissive_inner(s);
+                auto affine = ir::affine_of(inner ? *inner : s);
                 if (!affine || affine->terms.size() < 2) continue;
                 for (const auto& t : affine->terms) compound |= !written.count(t.index);
             }

@@ -138,6 +138,8 @@ private:
         case ir::ExprKind::Access: return access(*e->as<ir::Access>(), false);
         case ir::ExprKind::Call: {
             const auto& c = *e->as<ir::Call>();
+            if (const auto* a = c.args[0]->as<ir::Access>(); a && c.op == "coalesce")
+                return padded_read(*a, c.args[1]);
             std::vector<LExpr> args;
             for (const auto& a : c.args) args.push_back(expr(a));
             return Call::make(find_operator(c.op), std::move(args));
@@ -146,7 +148,23 @@ private:
         SISKIN_ASSERT(false, "unknown expression kind");
     }
 
-    LExpr access(const ir::Access& a, bool write) {
+    // coalesce(A[~(i+1)], v): A read with its permissive subscripts padded by v, which must be
+    // a constant that A's type holds (the wrapper's runs outside the tensor are that value).
+    LExpr padded_read(const ir::Access& a, const ir::Expr& pad_expr) {
+        const TensorBinding& t = kt_.at(a.tensor);
+        LExpr pad = expr(pad_expr);
+        const auto* lit = pad->as<Literal>();
+        if (!lit || !lit->value.cast(t.type).same_value(lit->value))
+            throw Error(fmt::format("{}coalesce pads {} with {}; compiled code pads with a constant "
+                                    "that {}'s type ({}) holds, so far",
+                                    where(a.pos), a.tensor, ir::print(pad_expr), a.tensor,
+                                    type_name(t.type)),
+                        Error::Kind::Unsupported);
+        LExpr read = access(a, false, Literal::make(lit->value.cast(t.type)));
+        return Call::make(find_operator("coalesce"), {read, pad});
+    }
+
+    LExpr access(const ir::Access& a, bool write, const LExpr& pad = nullptr) {
         const TensorBinding& t = kt_.at(a.tensor);
         // A workspace is read by the copy of its own pass (a sparsebytemap one drains itself).
         // A sparse output is readable once frozen: after the last statement that writes it.
@@ -163,13 +181,26 @@ private:
             read_after_writes.insert(a.tensor);
         }
         auto order = t.format.mode_order();
-        std::vector<LExpr> subs;
+        std::vector<LExpr> subs, pads;
         std::vector<std::string> protos;
         for (int mode : order) {
             const ir::Expr& s = a.indices.at(static_cast<size_t>(mode));
-            subs.push_back(subscript(a, t, mode, s, write));
             protos.push_back(a.protocols.at(static_cast<size_t>(mode)));
+            pads.push_back(nullptr);
+            if (const ir::Expr* inner = ir::permissive_inner(s)) {
+                // It may leave the tensor: no bounds for the host to check.
+                if (!ir::affine_of(*inner))
+                    throw Error(fmt::format("{}permissive subscript '{}' of {}: compiled code pads "
+                                            "affine subscripts (~(i + 1), ~(2*i - j)) so far",
+                                            where(a.pos), ir::print(s), a.tensor),
+                                Error::Kind::Unsupported);
+                subs.push_back(expr(*inner));
+                pads.back() = pad;
+                continue;
+            }
+            subs.push_back(subscript(a, t, mode, s, write));
         }
+        if (!pad) pads.clear();
         if (t.format.levels().empty()) {
             const auto& leaf = t.leaf();
             return write ? leaf.write(ctx_, t, c_int(0), std::nullopt) : leaf.read(ctx_, t, c_int(0));
@@ -183,7 +214,8 @@ private:
             check_one_write_site(t, a, key);
         }
         return std::make_shared<Fiber>(&t, t.type, 0, 0, std::vector<cast::Expr>{c_int(0)},
-                                       std::move(subs), std::move(protos), write, std::nullopt, 0, id);
+                                       std::move(subs), std::move(protos), write, std::nullopt, 0, id,
+                                       std::move(pads));
     }
 
     LExpr subscript(const ir::Access& a, const TensorBinding& t, int mode, const ir::Expr& s,

@@ -16,6 +16,7 @@
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
+#include "wrappers/padding.hpp"
 #include "wrappers/slice.hpp"
 #include "compiler/vocabulary.hpp"
 
@@ -297,9 +298,13 @@ void lower_for(LowerCtx& ctx, const For& loop) {
         const auto* idx = subscripts.front()->as<Index>();
         // A compound subscript (affine_subscript.hpp): resolved here through its slice window,
         // or reduced by the offsets of its non-empty windows.
+        // A permissive subscript reads its pad outside the tensor (wrappers/padding.hpp).
+        LExpr pad = f->pad();
         std::optional<AffineRead> affine;
-        if (!idx) {
-            affine = affine_read(ctx, subscripts.front(), loop.index, body);
+        if (!idx || pad) {
+            if (idx && (idx->name != loop.index || idx->wrapper)) return;
+            affine = idx ? AffineRead{1, c_int(0), std::nullopt}
+                         : affine_read(ctx, subscripts.front(), loop.index, body);
             if (!affine) return;
             if (!affine->width) {
                 if (affine->coef < 0)
@@ -308,10 +313,11 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                             "not support yet",
                                             f->tensor->name, loop.index, loop.index, affine->coef),
                                 Error::Kind::Unsupported);
-                subscripts.front() =
-                    Index::wrapped(loop.index, wrappers::slice_window(affine->first, affine->coef));
+                subscripts.front() = Index::wrapped(
+                    loop.index, pad ? wrappers::padded_window(affine->first, affine->coef, pad)
+                                    : wrappers::slice_window(affine->first, affine->coef));
                 idx = subscripts.front()->as<Index>();
-            } else if (f->write || affine->coef < 0 || f->tensor->properties(f->level).implicit) {
+            } else if (f->write || affine->coef < 0 || pad || f->tensor->properties(f->level).implicit) {
                 return; // plain index arithmetic once the inner loops bind their indices
             }
         }

@@ -84,6 +84,12 @@ std::optional<Affine> affine_of(const Expr& e) {
     return std::nullopt;
 }
 
+const Expr* permissive_inner(const Expr& s) {
+    const auto* c = s->as<Call>();
+    if (!c || c->op != "bitwise_not" || c->args.size() != 1) return nullptr;
+    return &c->args[0];
+}
+
 std::optional<int64_t> constant_of(const Expr& e) {
     auto a = affine_of(e);
     if (!a || !a->terms.empty()) return std::nullopt;

@@ -38,6 +38,11 @@ struct Affine {
 /// product of two indices) or when a coefficient overflows.
 std::optional<Affine> affine_of(const Expr& e);
 
+/// The subscript inside a permissive one (`A[~(i+1)]`: i + 1), which may leave its tensor and then
+/// reads `missing` (Finch §1.5); null when `s` is not permissive. Such a read must be the first
+/// argument of coalesce(read, pad), which turns missing into the pad value.
+const Expr* permissive_inner(const Expr& s);
+
 /// The value of a constant integer expression (`4`, `2*8 - 1`): an affine form without indices.
 std::optional<int64_t> constant_of(const Expr& e);
 

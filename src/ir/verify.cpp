@@ -109,6 +109,7 @@ private:
     bool types_changed_ = false;
     bool checking_types_ = false;
     bool in_subscript_ = false; // checking an Index that is directly a subscript (may be sliced)
+    bool padded_read_ = false;  // checking the first argument of coalesce (may be permissive)
     VerifiedProgram result_;
 
     bool is_output(const std::string& t) const {
@@ -342,7 +343,12 @@ private:
             if (op.arity != static_cast<int>(c->args.size()))
                 fail(c->pos, fmt::format("{} takes {} but is given {}", c->op,
                                          plural(op.arity, "argument"), c->args.size()));
-            for (const auto& x : c->args) check(x);
+            for (size_t k = 0; k < c->args.size(); ++k) {
+                // coalesce(A[~(i+1)], v): the one place a permissive read may stand.
+                padded_read_ = c->op == "coalesce" && k == 0 && c->args[0]->as<Access>();
+                check(c->args[k]);
+                padded_read_ = false;
+            }
             return;
         }
         }
@@ -370,7 +376,19 @@ private:
                                         plural(n, "index"), plural(it->second.first, "index"),
                                         at(it->second.second)));
         }
+        bool padded = padded_read_;
+        padded_read_ = false;
         for (size_t k = 0; k < n; ++k) {
+            if (const Expr* inner = permissive_inner(a.indices[k])) {
+                if (!padded)
+                    fail(a.indices[k]->pos,
+                         fmt::format("the permissive subscript {} of {} may leave {}, where it reads "
+                                     "missing; read it as the first argument of coalesce, which "
+                                     "pads it (as in coalesce({}, 0))",
+                                     print(a.indices[k]), a.tensor, a.tensor, print(Expr(std::make_shared<Access>(a)))));
+                check(*inner); // no extent and no bounds: it may leave the tensor
+                continue;
+            }
             auto i = a.indices[k]->as<Index>();
             in_subscript_ = i != nullptr;
             check(a.indices[k]);

@@ -12,7 +12,10 @@ namespace siskin::levels {
 
 namespace {
 
-std::vector<LExpr> rest(const std::vector<LExpr>& v) { return {v.begin() + 1, v.end()}; }
+std::vector<LExpr> rest(const std::vector<LExpr>& v) {
+    if (v.empty()) return {};
+    return {v.begin() + 1, v.end()};
+}
 std::vector<std::string> rest(const std::vector<std::string>& v) { return {v.begin() + 1, v.end()}; }
 
 } // namespace
@@ -27,13 +30,14 @@ LExpr child_fiber(LowerCtx& ctx, const Fiber& f, std::vector<cast::Expr> pos,
         return f.write ? leaf.write(ctx, t, pos[0], dirty) : leaf.read(ctx, t, pos[0]);
     }
     return std::make_shared<Fiber>(f.tensor, f.type, next, 0, std::move(pos), rest(f.subscripts),
-                                   rest(f.protocols), f.write, dirty, ctx.depth);
+                                   rest(f.protocols), f.write, dirty, ctx.depth, Fiber::next_id(),
+                                   rest(f.pads));
 }
 
 LExpr next_sub(LowerCtx& ctx, const Fiber& f, std::vector<cast::Expr> state) {
     return std::make_shared<Fiber>(f.tensor, f.type, f.level, f.sub + 1, std::move(state),
                                    rest(f.subscripts), rest(f.protocols), f.write, f.dirty,
-                                   ctx.depth);
+                                   ctx.depth, Fiber::next_id(), rest(f.pads));
 }
 
 LExpr fill_leaf(const Fiber& f) { return Literal::make(f.tensor->fill); }

@@ -70,7 +70,7 @@ LExpr map_expr(const LExpr& e, const ExprMap& f) {
         if (changed)
             rebuilt = std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
                                               std::move(subs), fb.protocols, fb.write, fb.dirty,
-                                              fb.depth, fb.id);
+                                              fb.depth, fb.id, fb.pads);
         break;
     }
     case NodeKind::Hoist: {
@@ -270,7 +270,7 @@ LExpr replace_in(const LExpr& e, const std::function<LExpr(const Node*)>& lookup
         if (!changed) return e;
         return std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
                                        std::move(subs), fb.protocols, fb.write, fb.dirty, fb.depth,
-                                       fb.id);
+                                       fb.id, fb.pads);
     }
     case NodeKind::Hoist: {
         const auto& h = *e->as<Hoist>();

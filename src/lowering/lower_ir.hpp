@@ -132,12 +132,17 @@ struct Fiber final : Node {
     /// Identifies the fibre across rebuilds of the node (an append-only output fibre may be
     /// unfurled by one loop only).
     const uint64_t id;
+    /// Empty, or one per subscript: the value a permissive subscript (`coalesce(A[~(i+1)], 0)`)
+    /// reads outside the tensor, null for the others.
+    const std::vector<LExpr> pads;
     Fiber(const TensorBinding* t, ValueType type, int lvl, int s, std::vector<cast::Expr> p,
           std::vector<LExpr> subs, std::vector<std::string> protos, bool w,
-          std::optional<cast::Expr> d, int dep, uint64_t ident = next_id())
+          std::optional<cast::Expr> d, int dep, uint64_t ident = next_id(), std::vector<LExpr> pd = {})
         : Node(static_kind, type), tensor(t), level(lvl), sub(s), pos(std::move(p)),
           subscripts(std::move(subs)), protocols(std::move(protos)), write(w), dirty(std::move(d)),
-          depth(dep), id(ident) {}
+          depth(dep), id(ident), pads(std::move(pd)) {}
+    /// The pad of the current subscript, or null.
+    LExpr pad() const { return pads.empty() ? nullptr : pads.front(); }
     static uint64_t next_id();
 };
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/affine.hpp"
 #include "passes/resolve_program.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
@@ -128,6 +129,13 @@ private:
             const auto& call = *e->as<Call>();
             std::vector<Scalar> args;
             args.reserve(call.args.size());
+            // coalesce(A[~(i+1)], v): a permissive read outside A is missing, and reads v.
+            if (const auto* a = call.args[0]->as<Access>(); a && call.op == "coalesce") {
+                Scalar pad = eval(call.args[1]);
+                std::optional<Scalar> inside = read_inside(*a);
+                args = {inside ? *inside : pad, pad};
+                return find_operator(call.op).apply(args);
+            }
             for (const auto& arg : call.args) args.push_back(eval(arg));
             return find_operator(call.op).apply(args);
         }
@@ -145,9 +153,23 @@ private:
         return t.at(coordinate_);
     }
 
+    // A read whose permissive subscripts may leave the tensor: nothing when one does.
+    std::optional<Scalar> read_inside(const Access& access) {
+        const std::vector<int64_t>& shape = outputs_.count(access.tensor)
+                                                ? outputs_.at(access.tensor).shape
+                                                : inputs_.at(access.tensor)->shape();
+        for (size_t k = 0; k < access.indices.size(); ++k) {
+            if (!permissive_inner(access.indices[k])) continue;
+            int64_t c = coordinate(access, k, shape[k]);
+            if (c < 0 || c >= shape[k]) return std::nullopt;
+        }
+        return read(access);
+    }
+
     // Subscript k of an access into a dimension of size n: a sliced index i(lo:hi:st) reads
-    // first + st * i (the verifier checked the slice's bounds).
+    // first + st * i (the verifier checked the slice's bounds); a permissive one ~(e) reads e.
     int64_t coordinate(const Access& access, size_t k, int64_t n) {
+        if (const Expr* inner = permissive_inner(access.indices[k])) return eval(*inner).as_int();
         int64_t c = eval(access.indices[k]).as_int();
         const auto* i = access.indices[k]->as<Index>();
         if (!i || !i->slice) return c;

@@ -13,6 +13,14 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
     if (f.subscripts.empty() || !is_closed(f.subscripts.front())) return nullptr;
     const auto& spec = f.tensor->format.levels().at(static_cast<size_t>(f.level));
     const LevelCodegen& level = f.tensor->level(f.level);
+    if (LExpr pad = f.pad(); pad && !f.write) {
+        // A permissive subscript located: the level's read inside, the pad outside.
+        cast::Expr c = c_value(ctx, f.subscripts.front());
+        cast::Expr inside = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Ge, c, c_int(0)),
+                                      cast::bin(cast::BinaryOp::Lt, c, f.tensor->level_dim(f.level, f.sub)));
+        return std::make_shared<Select>(std::vector<Select::Case>{{inside, level.locate(ctx, f)}, {std::nullopt, pad}},
+                                        f.type);
+    }
     if (!f.write) return level.locate(ctx, f);
     if (f.tensor->properties(f.level).append_only)
         throw Error(fmt::format("output {} would be written out of order: its {} level (mode {}) "
