@@ -34,7 +34,8 @@
 enum {
     SISKIN_OK = 0,
     SISKIN_ERR_ALLOC = 1, /* a buffer could not grow: out of memory or a size overflow */
-    SISKIN_ERR_INDEX_OVERFLOW = 2 /* a position outgrew an output's 32-bit index buffer */
+    SISKIN_ERR_INDEX_OVERFLOW = 2, /* a position outgrew an output's 32-bit index buffer */
+    SISKIN_ERR_COORDINATE = 3 /* a computed subscript (x[P[i]]) left its tensor */
 };
 
 #if defined(__GNUC__) || defined(__clang__)

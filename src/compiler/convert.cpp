@@ -72,6 +72,7 @@ public:
     }
 
     std::vector<DimCheck> checks;
+    std::vector<std::string> computed;
     std::vector<SliceCheck> slice_checks;
 
 private:
@@ -199,6 +200,8 @@ private:
                 continue;
             }
             subs.push_back(subscript(a, t, mode, s, write));
+            // Computed from data: located under a run-time check (simplify/resolve.cpp).
+            if (!s->as<ir::Index>() && !ir::affine_of(s)) protos.back() = "checked";
         }
         if (!pad) pads.clear();
         if (t.format.levels().empty()) {
@@ -240,12 +243,7 @@ private:
             return Literal::make(Scalar::of(v));
         }
         auto affine = ir::affine_of(s);
-        if (!affine)
-            throw Error(fmt::format("{}subscript '{}' of {}: compiled code supports loop indices, "
-                                    "integer constants and affine sums of them (i + j, 2*i - 1) as "
-                                    "subscripts, so far",
-                                    where(a.pos), ir::print(s), a.tensor),
-                        Error::Kind::Unsupported);
+        if (!affine) return computed_subscript(a, t, s, write);
         if (affine->terms.empty()) return Literal::make(Scalar::of(affine->constant));
         // A compound subscript writes like a window: into dense outputs (the host checked that
         // it stays inside), read anywhere (affine_subscript.hpp).
@@ -258,6 +256,26 @@ private:
                                             "it a dense format)",
                                             where(a.pos), a.tensor, ir::print(s), a.tensor, level.kind),
                                 Error::Kind::Unsupported);
+        return expr(s);
+    }
+
+    // A subscript computed from data (x[P[i]], bins[floordiv(v[i], 16)], B[(3*i) % 7]): read or
+    // written at random once its value is known, under a run-time check of the coordinate
+    // (the `checked` protocol, simplify/resolve.cpp). A write needs a level that takes
+    // random-order writes.
+    LExpr computed_subscript(const ir::Access& a, const TensorBinding& t, const ir::Expr& s, bool write) {
+        if (write)
+            for (const auto& level : t.format.levels())
+                if (t.output && levels::properties_of(level).append_only)
+                    throw Error(fmt::format("{}output {} is written through the computed subscript "
+                                            "{}, in an order only the data knows; its {} level is "
+                                            "appended in order, so give {} a format that takes "
+                                            "random-order writes (dense, or sparsebytemap as its "
+                                            "last level)",
+                                            where(a.pos), a.tensor, ir::print(s), level.kind, a.tensor),
+                                Error::Kind::Unsupported);
+        std::string text = ir::print(ir::Expr(std::make_shared<ir::Access>(a)));
+        if (std::find(computed.begin(), computed.end(), text) == computed.end()) computed.push_back(text);
         return expr(s);
     }
 
@@ -344,6 +362,7 @@ Converted convert_program(LowerCtx& ctx, const ir::Program& program, const Kerne
     for (const auto& name : c.read_after_writes) out.freeze_after[c.last_write(name)].push_back(name);
     out.checks = std::move(c.checks);
     out.slice_checks = std::move(c.slice_checks);
+    out.computed = std::move(c.computed);
     return out;
 }
 

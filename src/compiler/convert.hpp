@@ -37,6 +37,9 @@ struct Converted {
     std::map<size_t, std::vector<std::string>> freeze_after;
     std::vector<DimCheck> checks;
     std::vector<SliceCheck> slice_checks;
+    /// The accesses through computed subscripts (x[P[i]], bins[floordiv(v[i], 16)]), which the
+    /// kernel checks as it goes (SISKIN_ERR_COORDINATE), as the program writes them.
+    std::vector<std::string> computed;
 };
 
 Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors);

@@ -18,6 +18,7 @@ using compiler::KernelPlan;
 namespace {
 
 constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
+constexpr int kErrCoordinate = 3;    // SISKIN_ERR_COORDINATE
 constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
 
 // Appends t's buffers in ABI order; an output's (reset) are emptied and also listed in `owned`.
@@ -212,6 +213,10 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                         "the width out",
                                         narrow.empty() ? "?" : narrow));
     }
+    if (status == kErrCoordinate)
+        throw Error(fmt::format("a computed subscript took a coordinate outside its tensor ({}); "
+                                "the outputs are not written",
+                                fmt::join(plan.computed, ", ")));
     if (status != 0)
         throw Error(fmt::format("the compiled kernel failed with status {}", status), Error::Kind::Internal);
 }

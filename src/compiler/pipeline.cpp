@@ -224,6 +224,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     plan.dim_classes = p.tensors.dim_classes;
     plan.checks = p.converted.checks;
     plan.slice_checks = p.converted.slice_checks;
+    plan.computed = p.converted.computed;
     plan.num_buffers = p.tensors.num_buffers;
     plan.zeroed_room = p.ctx.zeroed_room();
     return plan;

@@ -34,6 +34,7 @@ struct KernelPlan {
     std::vector<std::vector<DimRef>> dim_classes;
     std::vector<DimCheck> checks;
     std::vector<SliceCheck> slice_checks;
+    std::vector<std::string> computed; // Converted::computed
     int num_buffers = 0;
     /// Output buffer slots whose room must be zero when the kernel starts (LowerCtx::zeroed_room).
     std::set<int> zeroed_room;

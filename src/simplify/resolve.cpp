@@ -21,6 +21,26 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
         return std::make_shared<Select>(std::vector<Select::Case>{{inside, level.locate(ctx, f)}, {std::nullopt, pad}},
                                         f.type);
     }
+    if (f.protocols.front() == "checked") {
+        // A subscript computed from data (x[P[i]]): its coordinate is checked where it is known.
+        cast::Expr c = c_value(ctx, f.subscripts.front());
+        cast::Expr outside = cast::bin(cast::BinaryOp::LogOr, cast::bin(cast::BinaryOp::Lt, c, c_int(0)),
+                                       cast::bin(cast::BinaryOp::Ge, c, f.tensor->level_dim(f.level, f.sub)));
+        std::vector<cast::Stmt> check{
+            cast::If::make(outside, cast::Return::make(cast::var("SISKIN_ERR_COORDINATE")))};
+        if (f.write && f.tensor->properties(f.level).append_only)
+            throw Error(fmt::format("output {} is written through a computed subscript at its {} "
+                                    "level, which is appended in order; give it a format that "
+                                    "takes random-order writes (dense, or sparsebytemap last)",
+                                    f.tensor->name, spec.kind),
+                        Error::Kind::Unsupported);
+        LExpr located = f.write ? level.locate_write(ctx, f) : level.locate(ctx, f);
+        if (const auto* h = located->as<Hoist>()) { // one set-up list: the check first
+            check.insert(check.end(), h->pre.begin(), h->pre.end());
+            return Hoist::make(std::move(check), h->inner, h->post);
+        }
+        return Hoist::make(std::move(check), located, {});
+    }
     if (!f.write) return level.locate(ctx, f);
     if (f.tensor->properties(f.level).append_only)
         throw Error(fmt::format("output {} would be written out of order: its {} level (mode {}) "
