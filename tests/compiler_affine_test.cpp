@@ -299,6 +299,28 @@ TEST(AffineCompiled, PaddedConvolutionKeepsTheSize) {
     }
 }
 
+TEST(AffineCompiled, PoolingWithAStride) {
+    for (const auto& format : kVectorFormats) {
+        Tensor in = make({8}, format, {{{0}, 3}, {{1}, -1}, {{3}, 5}, {{4}, 2}, {{7}, 7}});
+        expect_values("for x { for p in 0:2 { O[x] max= I[2*x + p] } }", {{"I", &in}}, "O", {4}, {3, 5, 2, 7}, format);
+        expect_values("for x { for p in 0:2 { O[x] min= I[2*x + p] } }", {{"I", &in}}, "O", {4}, {-1, 0, 0, 0}, format);
+        expect_values("for x { for p in 0:2 { O[x] += I[2*x + p] } }", {{"I", &in}}, "O", {4}, {2, 5, 2, 7}, format);
+        // argmax pooling: the window offset of each maximum.
+        OutputSpec four;
+        four.shape = std::vector<int64_t>{4};
+        auto got = compiled_matching_reference("m[x], k[x] argmax= I[2*x + p]", {{"I", &in}},
+                                               {{"m", four}, {"k", four}});
+        EXPECT_EQ(values_of(got.at("m")), (std::vector<double>{3, 5, 2, 7})) << format;
+        EXPECT_EQ(values_of(got.at("k")), (std::vector<double>{0, 1, 0, 1})) << format;
+    }
+    // 2x2 max pooling with stride 2 over an image, every matrix format.
+    for (const auto& format : kMatrixFormats) {
+        Tensor image = dense_of({8, 8}, kImage, format);
+        expect_values("for x, y { for p in 0:2 { for q in 0:2 { O[x,y] max= I[2*x+p, 2*y+q] } } }",
+                      {{"I", &image}}, "O", {4, 4}, {2, 4, 6, 8, 2, 4, 0, 8, 3, 4, 0, 8, 3, 4, 6, 8}, format);
+    }
+}
+
 // Work counts: the loop bodies the generated code runs.
 int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
     ir::Program program = ir::parse_program(text);

@@ -1,5 +1,7 @@
 #include "compiler/affine_extents.hpp"
 
+#include <algorithm>
+
 #include "ir/affine.hpp"
 #include "siskin/ir/visit.hpp"
 
@@ -63,20 +65,32 @@ void bind_affine_extents(LowerCtx& ctx, const ir::Program& program, KernelTensor
     });
     auto ops = affine_c_ops(ctx.prover());
     std::map<std::string, ir::IndexRange<cast::Expr>> known;
+    // Not settled yet, and every other index its subscripts mention is.
+    auto ready = [&](const std::string& index) {
+        if (known.count(index)) return false;
+        for (const auto& u : uses.at(index))
+            for (const auto& term : u.affine.terms)
+                if (term.index != index && !known.count(term.index)) return false;
+        return true;
+    };
     for (const auto& [index, lo] : starts)
         known.insert_or_assign(index, ir::IndexRange<cast::Expr>{c_int(lo), c_int(ends.at(index))});
     for (const auto& [index, extent] : kt.index_extent)
         if (!uses.count(index) || sized.count(index)) known.insert_or_assign(index, ir::IndexRange<cast::Expr>{c_int(0), extent});
-    // Settle the indices whose other terms have ranges, until nothing changes.
+    // Settle the indices whose other terms have ranges, until nothing changes. Indices that
+    // size each other (m[x], k[x] argmax= I[2*x + p] with m's shape given) start from the
+    // extent an output gives one of them, as the verifier does.
     for (bool progress = true; progress;) {
         progress = false;
+        if (std::none_of(uses.begin(), uses.end(), [&](const auto& u) { return ready(u.first); })) {
+            for (const auto& [index, list] : uses)
+                if (!known.count(index) && kt.index_extent.count(index)) {
+                    known.insert_or_assign(index, ir::IndexRange<cast::Expr>{c_int(0), kt.index_extent.at(index)});
+                    break;
+                }
+        }
         for (const auto& [index, list] : uses) {
-            if (known.count(index)) continue;
-            bool ready = true;
-            for (const auto& u : list)
-                for (const auto& term : u.affine.terms)
-                    ready &= term.index == index || known.count(term.index) > 0;
-            if (!ready) continue;
+            if (!ready(index)) continue;
             auto range = [&](const std::string& name) { return known.at(name); };
             std::optional<ir::IndexRange<cast::Expr>> r;
             if (auto direct = kt.index_extent.find(index); direct != kt.index_extent.end())
