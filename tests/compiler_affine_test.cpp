@@ -321,6 +321,22 @@ TEST(AffineCompiled, PoolingWithAStride) {
     }
 }
 
+TEST(AffineCompiled, AKernelRunOnOtherShapesChecksItsCompoundSubscripts) {
+    ir::Program program = ir::parse_program("y[i] = A[i] + v[i+1]");
+    Tensor a4 = dense_of({4}, {1, 2, 3, 4}), a6 = dense_of({6}, {1, 2, 3, 4, 5, 6});
+    Tensor v = dense_of({5}, {0, 10, 20, 30, 40});
+    std::map<std::string, TensorSignature> sigs{{"A", TensorSignature::of(a4, true)},
+                                                {"v", TensorSignature::of(v, true)}};
+    sigs.emplace("y", TensorSignature::of(a4, true));
+    auto kernel = compile(program, sigs, test_options());
+    auto fits = kernel->prepare({{"y", {4}}});
+    kernel->run({{"A", &a4}, {"v", &v}}, fits);
+    EXPECT_EQ(values_of(fits.at("y")), (std::vector<double>{11, 22, 33, 44}));
+    auto too_long = kernel->prepare({{"y", {6}}});
+    expect_error([&] { kernel->run({{"A", &a6}, {"v", &v}}, too_long); },
+                 "the subscript i + 1 of v reads coordinates 1..6 of its dimension 0 (size 5) when i over 0:6");
+}
+
 // Work counts: the loop bodies the generated code runs.
 int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
     ir::Program program = ir::parse_program(text);

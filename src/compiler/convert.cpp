@@ -73,6 +73,7 @@ public:
 
     std::vector<DimCheck> checks;
     std::vector<std::string> computed;
+    std::vector<AffineCheck> affine_checks;
     std::vector<SliceCheck> slice_checks;
 
 private:
@@ -245,6 +246,7 @@ private:
         auto affine = ir::affine_of(s);
         if (!affine) return computed_subscript(a, t, s, write);
         if (affine->terms.empty()) return Literal::make(Scalar::of(affine->constant));
+        note_affine_check(t, mode, *affine, s);
         // A compound subscript writes like a window: into dense outputs (the host checked that
         // it stays inside), read anywhere (affine_subscript.hpp).
         if (write)
@@ -257,6 +259,22 @@ private:
                                             where(a.pos), a.tensor, ir::print(s), a.tensor, level.kind),
                                 Error::Kind::Unsupported);
         return expr(s);
+    }
+
+    // The host checks a compound subscript whose every index it can size; one with an index whose
+    // valid range the kernel computes (affine_extents.hpp) stays inside by construction.
+    void note_affine_check(const TensorBinding& t, int mode, const ir::Affine& affine, const ir::Expr& s) {
+        AffineCheck c{{t.name, mode}, affine, ir::print(s), {}};
+        for (const auto& term : affine.terms) {
+            if (auto r = ranges_.find(term.index); r != ranges_.end()) {
+                c.ranges.emplace(term.index, r->second);
+                continue;
+            }
+            auto d = kt_.index_dim.find(term.index);
+            if (d == kt_.index_dim.end() || kt_.index_start.count(term.index)) return;
+            c.ranges.emplace(term.index, d->second);
+        }
+        affine_checks.push_back(std::move(c));
     }
 
     // A subscript computed from data (x[P[i]], bins[floordiv(v[i], 16)], B[(3*i) % 7]): read or
@@ -363,6 +381,7 @@ Converted convert_program(LowerCtx& ctx, const ir::Program& program, const Kerne
     out.checks = std::move(c.checks);
     out.slice_checks = std::move(c.slice_checks);
     out.computed = std::move(c.computed);
+    out.affine_checks = std::move(c.affine_checks);
     return out;
 }
 

@@ -1,11 +1,13 @@
 // A compiled kernel and its run-time binding: buffers in ABI order, dimensions, the checks the
 // generated code relies on, the call, and the status turned into an Error.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/count_work.hpp"
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
 #include "compiler/pipeline.hpp"
+#include "ir/affine.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
@@ -64,6 +66,29 @@ void check_slices(const std::vector<compiler::SliceCheck>& checks, const Dim& di
             throw Error(fmt::format("index {} ranges over {} (size {}) and {} (size {})", c.index,
                                     sliced(*it->second.second), it->second.first, sliced(c), len));
     }
+}
+
+// A compound subscript stays inside its dimension over the ranges its indices take in this run
+// (the verifier's check, for kernels run on other shapes than the ones they were compiled for).
+template <class Dim> void check_affine(const compiler::AffineCheck& c, const Dim& dim) {
+    std::map<std::string, ir::IndexRange<int64_t>> ranges;
+    std::vector<std::string> text;
+    for (const auto& [index, r] : c.ranges) {
+        ir::IndexRange<int64_t> x = std::holds_alternative<compiler::DimRef>(r)
+                                        ? ir::IndexRange<int64_t>{0, dim(std::get<compiler::DimRef>(r))}
+                                        : ir::IndexRange<int64_t>{std::get<0>(r).first, std::get<0>(r).second};
+        if (x.hi <= x.lo) return; // never evaluated
+        ranges.emplace(index, x);
+        text.push_back(fmt::format("{} over {}:{}", index, x.lo, x.hi));
+    }
+    auto [lo, hi] = ir::affine_span<int64_t>(
+        c.affine, "", [&](const std::string& i) { return ranges.at(i); },
+        ir::checked_int_ops(fmt::format("{}[{}]", c.dim.tensor, c.text)));
+    int64_t n = dim(c.dim);
+    if (lo >= 0 && hi < n) return;
+    throw Error(fmt::format("the subscript {} of {} reads coordinates {}..{} of its dimension {} "
+                            "(size {}) when {}",
+                            c.text, c.dim.tensor, lo, hi, c.dim.mode, n, fmt::join(text, ", ")));
 }
 
 } // namespace
@@ -150,6 +175,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                     c.dim.tensor, c.at_least - 1, c.dim.mode, dim(c.dim)));
 
     check_slices(plan.slice_checks, dim);
+    for (const auto& c : plan.affine_checks) check_affine(c, dim);
     if (plan.forwarded) {
         outputs.at(plan.forwarded->output) = std::move(temps.at(plan.forwarded->temp));
         if (work_counter) last_work.store(0);

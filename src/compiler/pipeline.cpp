@@ -225,6 +225,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     plan.checks = p.converted.checks;
     plan.slice_checks = p.converted.slice_checks;
     plan.computed = p.converted.computed;
+    plan.affine_checks = p.converted.affine_checks;
     plan.num_buffers = p.tensors.num_buffers;
     plan.zeroed_room = p.ctx.zeroed_room();
     return plan;

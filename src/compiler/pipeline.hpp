@@ -35,6 +35,7 @@ struct KernelPlan {
     std::vector<DimCheck> checks;
     std::vector<SliceCheck> slice_checks;
     std::vector<std::string> computed; // Converted::computed
+    std::vector<AffineCheck> affine_checks;
     int num_buffers = 0;
     /// Output buffer slots whose room must be zero when the kernel starts (LowerCtx::zeroed_room).
     std::set<int> zeroed_room;
