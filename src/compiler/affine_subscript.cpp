@@ -86,6 +86,12 @@ std::map<std::string, ir::IndexRange<cast::Expr>> inner_ranges(LowerCtx& ctx, co
 
 } // namespace
 
+std::optional<LinearForm> linear_form(LowerCtx& ctx, const LExpr& e) {
+    auto l = linear(ctx, e);
+    if (!l) return std::nullopt;
+    return LinearForm{l->open, l->closed};
+}
+
 std::optional<AffineRead> affine_read(LowerCtx& ctx, const LExpr& s, const std::string& index,
                                       const LStmt& body) {
     auto l = linear(ctx, s);

@@ -10,12 +10,23 @@
 //             A dense level keeps plain index arithmetic (no looplet: the inner loop resolves).
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "ir/affine.hpp"
 
 #include "looplets/looplet.hpp"
 #include "lowering/lower_ctx.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
+
+/// A subscript (or any int64 expression) as a sum of unbound indices with constant coefficients
+/// plus a C value of the bound part; nothing when it is not of that form.
+struct LinearForm {
+    std::vector<ir::AffineTerm> open;
+    cast::Expr closed;
+};
+std::optional<LinearForm> linear_form(LowerCtx& ctx, const LExpr& e);
 
 struct AffineRead {
     int64_t coef = 0;      // of the loop's index

@@ -6,6 +6,7 @@
 
 #include "compiler/affine_subscript.hpp"
 #include "compiler/looplet_priority.hpp"
+#include "compiler/mask.hpp"
 #include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/storage_order_reduction.hpp"
@@ -370,6 +371,12 @@ void lower_for(LowerCtx& ctx, const For& loop) {
         else if (idx->wrapper)
             looplet = idx->wrapper->unfurl(ctx, looplet, dim, Extent{lo, hi}, what);
         unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
+    });
+    // Comparisons of the index with bound values are runs of false and true (mask.hpp).
+    visit_stmt(body, [&](const LExpr& e) {
+        if (e->kind != NodeKind::Call || unfurled.count(e.get())) return;
+        if (auto mask = mask_looplet(ctx, e, loop.index))
+            unfurled.emplace(e.get(), Unfurled::make(loop.index, *mask, ValueType::Bool, false, nullptr));
     });
     body = replace_unfurled(body, unfurled);
     lower_extent(ctx, loop.index, Extent{lo, hi}, body);
