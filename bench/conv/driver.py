@@ -14,8 +14,9 @@ Peers:
   shifted   scipy.sparse's idiom: the sum over the filter of weight * (the CSR input sliced by
             the tap's offset) (2-D only);
   einsum    for the NHWC layer: numpy.tensordot over a sliding-window view (BLAS, one thread).
-The MLIR sparsifier (the paper's own system) is an optional peer when mlir-opt-22 is installed;
-it is not on this machine, so its column is absent.
+  mlir      the MLIR sparsifier (mlir-opt-22 --sparsifier, the convolution paper's own system) on
+            the same input in the same level format (mlir_peer.py); optional: the column is
+            absent when mlir-22-tools and llvm-22 are not installed.
 """
 import argparse
 import json
@@ -32,6 +33,11 @@ import scipy.ndimage as ndi  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 
 import siskin_native as native  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mlir_peer  # noqa: E402
+
+MLIR_DIR = mlir_peer.workdir() if mlir_peer.available() else None
 
 
 def timed(f, repeat):
@@ -94,6 +100,36 @@ CONV = {
 }
 
 
+def kinds_of(fmt, ndims):
+    """Level kinds of a format spelled level(mode)/..., in mode order 0..n-1, else None."""
+    if fmt == "dense":
+        return ["dense"] * ndims
+    kinds = []
+    for k, part in enumerate(fmt.split("/")):
+        kind, mode = part.rstrip(")").split("(")
+        if int(mode) != k or kind not in ("dense", "sparselist"):
+            return None
+        kinds.append(kind)
+    return kinds
+
+
+def mlir_ms(op, shape, fmt, f, out_shape, siskin_tensor, ref, repeat):
+    """The MLIR sparsifier on the same level buffers, or None when it is not installed."""
+    kinds = kinds_of(fmt, len(shape))
+    if MLIR_DIR is None or kinds is None or "sparselist" not in kinds:
+        return None
+    conv = mlir_peer.Conv(op, shape, kinds, f.shape, out_shape, MLIR_DIR)
+    d = siskin_tensor.describe()
+    bufs = []
+    for lv in d["levels"]:
+        if lv["kind"] == "sparselist":
+            bufs += [np.asarray(lv["pos"], dtype=np.int32), np.asarray(lv["crd"], dtype=np.int32)]
+    conv.bind(bufs, np.asarray(d["values"], dtype=np.float64), f)
+    ms, out = timed(conv.run, repeat)
+    assert np.allclose(out, ref), f"MLIR {fmt} disagrees"
+    return ms
+
+
 def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
     a = random_array(shape, density, seed)
     f = np.arange(1, int(np.prod(fshape)) + 1, dtype=float).reshape(fshape)
@@ -120,10 +156,15 @@ def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
         got = siskin_dense(prog)
         assert np.allclose(got, ref), f"siskin {fmt} disagrees"
         ms = statistics.median(runs)
+        row_peers = dict(peers)
+        m = mlir_ms(dims, shape, fmt, f, out_shape, t, ref, repeat)
+        if m is not None:
+            row_peers["mlir"] = m
+        peers_here = row_peers
         rows.append({"kernel": f"conv{dims}d", "shape": "x".join(map(str, shape)),
                      "filter": "x".join(map(str, fshape)), "density": density, "format": fmt,
-                     "siskin_ms": ms, "peers_ms": peers,
-                     "ratios": {k: v / ms for k, v in peers.items()}})
+                     "siskin_ms": ms, "peers_ms": peers_here,
+                     "ratios": {k: v / ms for k, v in peers_here.items()}})
     return rows
 
 
@@ -146,9 +187,14 @@ def nhwc_rows(shape, fshape, density, formats, repeat, cache, seed):
         runs = [prog.run() for _ in range(repeat)]
         assert np.allclose(siskin_dense(prog), ref), f"siskin {fmt} disagrees on the NHWC layer"
         ms = statistics.median(runs)
+        peers = {"einsum": ref_ms}
+        out_shape = (shape[0], shape[1] - R + 1, shape[2] - Q + 1, fshape[3])
+        m = mlir_ms("nhwc", shape, fmt, f, out_shape, t, ref, repeat)
+        if m is not None:
+            peers["mlir"] = m
         rows.append({"kernel": "nhwc", "shape": "x".join(map(str, shape)), "filter": "x".join(map(str, fshape)),
-                     "density": density, "format": fmt, "siskin_ms": ms, "peers_ms": {"einsum": ref_ms},
-                     "ratios": {"einsum": ref_ms / ms}})
+                     "density": density, "format": fmt, "siskin_ms": ms, "peers_ms": peers,
+                     "ratios": {k: v / ms for k, v in peers.items()}})
     return rows
 
 
@@ -157,6 +203,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller shapes, fewer densities")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", default=None, help="JSON file for the rows")
+    ap.add_argument("--only", default=None, help="comma-separated kernels: conv1d,conv2d,conv3d,nhwc")
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/siskin-bench-conv"))
     opts = ap.parse_args(sys.argv[1:])
     q = opts.quick
@@ -167,14 +214,17 @@ def main():
         (3, (48, 48, 48) if q else (128, 128, 128), (3, 3, 3),
          ["dense(0)/dense(1)/sparselist(2)", "sparselist(0)/sparselist(1)/sparselist(2)"]),
     ]
+    only = set(opts.only.split(",")) if opts.only else None
     rows = []
     for dims, shape, fshape, formats in plans:
+        if only and f"conv{dims}d" not in only:
+            continue
         for d in densities:
             rows += conv_rows(dims, shape, fshape, d, formats, opts.repeat, opts.cache, seed=dims)
             print_row(rows[-len(formats):])
     nhwc_shape = (1, 32, 32, 16) if q else (1, 128, 128, 64)
     nhwc_filter = (3, 3, 16, 16) if q else (3, 3, 64, 64)
-    for d in [0.1, 0.01, 0.001]:
+    for d in [0.1, 0.01, 0.001] if not only or "nhwc" in only else []:
         rows += nhwc_rows(nhwc_shape, nhwc_filter, d, ["dense(0)/dense(1)/dense(2)/sparselist(3)",
                                                         "dense(0)/sparselist(1)/sparselist(2)/sparselist(3)"],
                           opts.repeat, opts.cache, seed=7)

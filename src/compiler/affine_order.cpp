@@ -58,28 +58,48 @@ private:
             if (!i || i->slice) return std::nullopt;
             written.insert(i->name);
         }
-        // A compound read of a sparse tensor that a reduction index moves, and no read of the
-        // output (its elements would be read in another order).
-        bool compound = false, reads_output = false;
+        // A compound read of a sparse tensor that a reduction index moves (its offsets), and no
+        // read of the output (its elements would be read in another order).
+        std::vector<std::string> offsets, by_levels;
+        bool reads_output = false;
         ir::visit(a.rhs, [&](const ir::Expr& e) {
             const auto* acc = e->as<ir::Access>();
             if (!acc) return;
             reads_output |= acc->tensor == out;
-            if (dense(acc->tensor) || !signatures_.count(acc->tensor)) return;
-            for (const auto& s : acc->indices) {
-                if (s->as<ir::Index>()) continue;
+            if (dense(acc->tensor) || !signatures_.count(acc->tensor) || !offsets.empty()) return;
+            std::vector<std::string> found, levels;
+            for (int mode : signatures_.at(acc->tensor).format.mode_order()) {
+                const ir::Expr& s = acc->indices.at(static_cast<size_t>(mode));
                 const ir::Expr* inner = ir::permissive_inner(s);
                 auto affine = ir::affine_of(inner ? *inner : s);
-                if (!affine || affine->terms.size() < 2) continue;
-                for (const auto& t : affine->terms) compound |= !written.count(t.index);
+                if (!affine) continue;
+                for (const auto& t : affine->terms) {
+                    bool offset = affine->terms.size() > 1 && !written.count(t.index);
+                    auto& list = offset ? found : levels;
+                    if (std::find(list.begin(), list.end(), t.index) == list.end()) list.push_back(t.index);
+                }
             }
+            if (!found.empty()) offsets = found, by_levels = levels;
         });
-        if (!compound || reads_output) return std::nullopt;
+        if (offsets.empty() || reads_output) return std::nullopt;
+        // The offsets outermost, then the sparse tensor's other indices in its storage order, then
+        // the rest as written; the reduction indices keep their order (each element's sum does).
         std::vector<const ir::For*> order;
+        auto place = [&](const std::string& index) {
+            for (const auto* f : nest.loops)
+                if (f->index == index && std::find(order.begin(), order.end(), f) == order.end())
+                    order.push_back(f);
+        };
         for (const auto* f : nest.loops)
-            if (!written.count(f->index)) order.push_back(f);
+            if (std::count(offsets.begin(), offsets.end(), f->index)) place(f->index);
+        for (const auto& index : by_levels) place(index);
+        for (const auto* f : nest.loops) place(f->index);
+        std::vector<std::string> before, after;
         for (const auto* f : nest.loops)
-            if (written.count(f->index)) order.push_back(f);
+            if (!written.count(f->index)) before.push_back(f->index);
+        for (const auto* f : order)
+            if (!written.count(f->index)) after.push_back(f->index);
+        if (before != after) return std::nullopt;
         if (std::equal(order.begin(), order.end(), nest.loops.begin())) return std::nullopt;
         ir::Stmt body = nest.assign_stmt;
         for (size_t k = order.size(); k-- > 0;)
