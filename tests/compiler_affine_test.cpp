@@ -281,6 +281,98 @@ TEST(AffineCompiled, FinchCases13And14Padding) {
     }
 }
 
+Tensor bools(std::vector<int64_t> shape, const std::vector<int>& bits, const std::string& format) {
+    CoordinateList list;
+    list.ndims = static_cast<int>(shape.size());
+    for (size_t flat = 0; flat < bits.size(); ++flat) {
+        if (!bits[flat]) continue;
+        std::vector<int64_t> at(shape.size());
+        size_t rest = flat;
+        for (size_t d = shape.size(); d-- > 0;) {
+            at[d] = static_cast<int64_t>(rest % static_cast<size_t>(shape[d]));
+            rest /= static_cast<size_t>(shape[d]);
+        }
+        list.add(at, Scalar::of(true));
+    }
+    return Tensor::from_coordinates(shape, ValueType::Bool, Scalar::of(false),
+                                    Format::parse(format, static_cast<int>(shape.size())), list);
+}
+
+TEST(AffineCompiled, FinchCase15Toeplitz) {
+    for (const auto& format : kVectorFormats) {
+        Tensor x = make({5}, format, {{{1}, 2}, {{4}, 5}});
+        Tensor f = dense_of({3}, {1, 0, -1});
+        expect_values("for k, i in 0:3 { y[i] += x[i+k] * f[k] }", {{"x", &x}, {"f", &f}}, "y", {3}, {0, 2, -5}, format);
+    }
+}
+
+TEST(AffineCompiled, FinchCase16Scatter) {
+    CoordinateList list;
+    list.ndims = 1;
+    std::vector<int64_t> idx = {2, 0, 2, 1, 2};
+    for (size_t k = 0; k < idx.size(); ++k) list.add(std::vector<int64_t>{static_cast<int64_t>(k)}, Scalar::of(idx[k]));
+    Tensor in = Tensor::from_coordinates({5}, ValueType::Int64, Scalar::of(int64_t{-1}), Format::parse("dense", 1), list);
+    OutputSpec three;
+    three.shape = std::vector<int64_t>{3};
+    for (const std::string out : {"dense", "sparsebytemap(0)"}) {
+        OutputSpec spec = three;
+        spec.format = Format::parse(out, 1);
+        auto got = compiled_matching_reference("bins[I[i]] += 1", {{"I", &in}}, {{"bins", spec}});
+        EXPECT_EQ(values_of(got.at("bins")), (std::vector<double>{1, 1, 3})) << out;
+    }
+    OutputSpec sorted = three;
+    sorted.format = Format::parse("sparselist(0)", 1);
+    sorted.type = ValueType::Float64;
+    expect_error([&] { run_compiled("bins[I[i]] += 1", {{"I", &in}}, {{"bins", sorted}}); },
+                 "takes random-order writes");
+}
+
+TEST(AffineCompiled, FinchCase19OneDimensionalErosion) {
+    for (const std::string format : {"runlist(0)", "dense", "sparselist(0)"}) {
+        Tensor in = bools({10}, {1, 1, 1, 0, 0, 1, 1, 1, 1, 0}, format);
+        auto got = compiled_matching_reference(
+            "out[i] = coalesce(v[~(i-1)], true) & v[i] & coalesce(v[~(i+1)], true)", {{"v", &in}});
+        EXPECT_EQ(values_of(got.at("out")), (std::vector<double>{1, 1, 0, 0, 0, 0, 1, 1, 0, 0})) << format;
+    }
+}
+
+TEST(AffineCompiled, FinchCase20TwoDimensionalErosion) {
+    std::vector<int> rows;
+    for (int y = 0; y < 4; ++y) rows.insert(rows.end(), {0, 1, 1, 1, 1, 0});
+    rows.insert(rows.end(), {0, 0, 1, 0, 0, 0});
+    std::vector<double> want;
+    for (int y = 0; y < 3; ++y) want.insert(want.end(), {0, 0, 1, 1, 0, 0});
+    for (int y = 0; y < 2; ++y) want.insert(want.end(), {0, 0, 0, 0, 0, 0});
+    for (const std::string format : {"dense", "dense(0)/runlist(1)", "csr"}) {
+        Tensor in = bools({5, 6}, rows, format);
+        auto got = compiled_matching_reference(
+            "tmp[y,x] = coalesce(A[y, ~(x-1)], true) & A[y,x] & coalesce(A[y, ~(x+1)], true)\n"
+            "out[y,x] = coalesce(tmp[~(y-1), x], true) & tmp[y,x] & coalesce(tmp[~(y+1), x], true)",
+            {{"A", &in}});
+        EXPECT_EQ(values_of(got.at("out")), want) << format;
+    }
+}
+
+TEST(AffineCompiled, FinchCase21MaskedHistogram) {
+    CoordinateList list;
+    list.ndims = 2;
+    std::vector<int64_t> pixels = {0, 17, 33, 250, 15, 16, 47, 255};
+    for (size_t k = 0; k < pixels.size(); ++k)
+        list.add(std::vector<int64_t>{static_cast<int64_t>(k / 4), static_cast<int64_t>(k % 4)}, Scalar::of(pixels[k]));
+    Tensor img = Tensor::from_coordinates({2, 4}, ValueType::Int64, Scalar::of(int64_t{-1}), Format::parse("dense", 2), list);
+    for (const std::string format : {"dense(0)/runlist(1)", "dense"}) {
+        Tensor mask = bools({2, 4}, {0, 1, 1, 0, 0, 1, 1, 0}, format);
+        OutputSpec sixteen;
+        sixteen.shape = std::vector<int64_t>{16};
+        auto got = compiled_matching_reference("for y, x { if M[y,x] { bins[floordiv(img[y,x], 16)] += 1 } }",
+                                               {{"img", &img}, {"M", &mask}}, {{"bins", sixteen}});
+        std::vector<double> want(16, 0.0);
+        want[1] = 2;
+        want[2] = 2;
+        EXPECT_EQ(values_of(got.at("bins")), want) << format;
+    }
+}
+
 TEST(AffineCompiled, PaddedConvolutionKeepsTheSize) {
     OutputSpec same;
     same.shape = std::vector<int64_t>{8, 8};
@@ -337,25 +429,6 @@ TEST(AffineCompiled, AKernelRunOnOtherShapesChecksItsCompoundSubscripts) {
                  "the subscript i + 1 of v reads coordinates 1..6 of its dimension 0 (size 5) when i over 0:6");
 }
 
-// Work counts: the loop bodies the generated code runs.
-int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
-    ir::Program program = ir::parse_program(text);
-    std::map<std::string, TensorSignature> sigs;
-    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
-    TensorSignature s;
-    s.format = Format::parse("dense", 0).with_index_bits(64);
-    s.type = ValueType::Float64;
-    s.fill = Scalar::of(0.0);
-    s.ndims = 0;
-    sigs.emplace("s", s);
-    CompileOptions options = test_options();
-    options.count_work = true;
-    auto kernel = compile(program, sigs, options);
-    auto outputs = kernel->prepare({{"s", {}}});
-    kernel->run(inputs, outputs);
-    EXPECT_TRUE(outputs.at("s").equals(evaluate_reference(program, inputs).at("s"))) << text;
-    return kernel->last_work();
-}
 
 TEST(AffineCompiled, Case4WorkIsFlatInTheLength) {
     // 10 stored entries, window 3: the work must not grow with the length.
@@ -367,15 +440,15 @@ TEST(AffineCompiled, Case4WorkIsFlatInTheLength) {
     };
     Tensor f = dense_of({3}, {1, 2, 3});
     Tensor small = input(1000), large = input(1000000);
-    int64_t a = work_of("s[] += C[i+j] * F[j]", {{"C", &small}, {"F", &f}});
-    int64_t b = work_of("s[] += C[i+j] * F[j]", {{"C", &large}, {"F", &f}});
+    int64_t a = scalar_work_of("s[] += C[i+j] * F[j]", {{"C", &small}, {"F", &f}});
+    int64_t b = scalar_work_of("s[] += C[i+j] * F[j]", {{"C", &large}, {"F", &f}});
     EXPECT_EQ(a, b);
     // Each entry lies in 3 windows, each window's inner loop sees at most a few chunks.
     EXPECT_LE(a, 10 + 3 * 10 * 3);
     // Case 1: three chunks, windows at {1, 2, 7, 8}, one or two inner steps each.
     Tensor c = make({10}, "sparselist(0)", {{{2}, 1}, {{8}, 2}, {{9}, 3}});
     Tensor b2 = dense_of({2}, {1, 1});
-    int64_t w = work_of("s[] += C[i+j] * B[j]", {{"C", &c}, {"B", &b2}});
+    int64_t w = scalar_work_of("s[] += C[i+j] * B[j]", {{"C", &c}, {"B", &b2}});
     EXPECT_GE(w, 4);
     EXPECT_LE(w, 3 + 4 + 4 * 2);
 }

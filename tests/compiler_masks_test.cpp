@@ -27,34 +27,16 @@ TEST(MasksCompiled, TrianglesDiagonalsAndOffsetsAgreeWithTheReference) {
         }
 }
 
-// Work counts: the loop bodies the generated code runs.
-int64_t work_of(const std::string& text, const Tensor& a) {
-    ir::Program program = ir::parse_program(text);
-    std::map<std::string, TensorSignature> sigs{{"A", TensorSignature::of(a, true)}};
-    TensorSignature s;
-    s.format = Format::parse("dense", 0).with_index_bits(64);
-    s.type = ValueType::Float64;
-    s.fill = Scalar::of(0.0);
-    s.ndims = 0;
-    sigs.emplace("s", s);
-    CompileOptions options = test_options();
-    options.count_work = true;
-    auto kernel = compile(program, sigs, options);
-    auto outputs = kernel->prepare({{"s", {}}});
-    kernel->run({{"A", &a}}, outputs);
-    EXPECT_TRUE(outputs.at("s").equals(evaluate_reference(program, {{"A", &a}}).at("s"))) << text;
-    return kernel->last_work();
-}
 
 TEST(MasksCompiled, ATriangleWalksOnlyItsPartOfEachFibre) {
     // Every row full: the upper triangle holds n(n+1)/2 of the n^2 entries.
     const int64_t n = 200;
     Tensor a = random_matrix_of(n, n, 1.0, "csr", 3, 0.0, [](double u) { return u + 1; });
-    int64_t all = work_of("for i, j { s[] += A[i,j] }", a);
-    int64_t upper = work_of("for i, j { if i <= j { s[] += A[i,j] } }", a);
+    int64_t all = scalar_work_of("for i, j { s[] += A[i,j] }", {{"A", &a}});
+    int64_t upper = scalar_work_of("for i, j { if i <= j { s[] += A[i,j] } }", {{"A", &a}});
     EXPECT_LT(upper, all * 6 / 10) << "all " << all << ", upper " << upper;
     // The diagonal: one located entry per row, whatever the row's length.
-    int64_t diagonal = work_of("for i, j { if i == j { s[] += A[i,j] } }", a);
+    int64_t diagonal = scalar_work_of("for i, j { if i == j { s[] += A[i,j] } }", {{"A", &a}});
     EXPECT_LE(diagonal, 3 * n) << diagonal;
 }
 

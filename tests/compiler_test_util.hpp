@@ -142,4 +142,25 @@ inline std::map<std::string, Tensor> compiled_matching_reference(
     return got;
 }
 
+/// Compiles `text`, whose output is the float64 scalar s, with work counting; runs it, checks s
+/// against the reference, and returns the loop bodies the kernel ran.
+inline int64_t scalar_work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
+    ir::Program program = ir::parse_program(text);
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
+    TensorSignature s;
+    s.format = Format::parse("dense", 0).with_index_bits(64);
+    s.type = ValueType::Float64;
+    s.fill = Scalar::of(0.0);
+    s.ndims = 0;
+    sigs.emplace("s", s);
+    CompileOptions options = test_options();
+    options.count_work = true;
+    auto kernel = compile(program, sigs, options);
+    auto outputs = kernel->prepare({{"s", {}}});
+    kernel->run(inputs, outputs);
+    EXPECT_TRUE(outputs.at("s").equals(evaluate_reference(program, inputs).at("s"))) << text;
+    return kernel->last_work();
+}
+
 } // namespace siskin::testing

@@ -295,25 +295,6 @@ TEST(SlicingCompiled, TheKernelChecksSlicesAtRunTime) {
                  "index i ranges over y's dimension 0 (size 8) and w's dimension 0 sliced ::2 (size 6)");
 }
 
-// Work counts: the loop bodies the generated code runs.
-int64_t work_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs) {
-    ir::Program program = ir::parse_program(text);
-    std::map<std::string, TensorSignature> sigs;
-    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
-    TensorSignature s;
-    s.format = Format::parse("dense", 0).with_index_bits(64);
-    s.type = ValueType::Float64;
-    s.fill = Scalar::of(0.0);
-    s.ndims = 0;
-    sigs.emplace("s", s);
-    CompileOptions options = test_options();
-    options.count_work = true;
-    auto kernel = compile(program, sigs, options);
-    auto outputs = kernel->prepare({{"s", {}}});
-    kernel->run(inputs, outputs);
-    EXPECT_TRUE(outputs.at("s").equals(evaluate_reference(program, inputs).at("s"))) << text;
-    return kernel->last_work();
-}
 
 TEST(SlicingCompiled, ASliceOfASortedListCostsItsEntriesInTheWindow) {
     // 10000 entries, every 10th coordinate; the window 50000:50100 holds 10 of them.
@@ -322,18 +303,18 @@ TEST(SlicingCompiled, ASliceOfASortedListCostsItsEntriesInTheWindow) {
     for (int64_t c = 0; c < 100000; c += 10) list.add(std::vector<int64_t>{c}, Scalar::of(static_cast<double>(c % 7 + 1)));
     Tensor b = Tensor::from_coordinates({100000}, ValueType::Float64, Scalar::of(0.0),
                                         Format::parse("sparselist(0)", 1), list);
-    int64_t unit = work_of("s[] += b[i(50000:50100)]", {{"b", &b}});
+    int64_t unit = scalar_work_of("s[] += b[i(50000:50100)]", {{"b", &b}});
     EXPECT_GE(unit, 10);
     EXPECT_LE(unit, 10 + 2);
     // Step 3: the 20 entries of 50000:50200 are each visited once (7 of them on the stride).
-    int64_t strided = work_of("s[] += b[i(50000:50200:3)]", {{"b", &b}});
+    int64_t strided = scalar_work_of("s[] += b[i(50000:50200:3)]", {{"b", &b}});
     EXPECT_GE(strided, 7);
     EXPECT_LE(strided, 20 + 2);
     // A dense level locates: one iteration per element of the slice.
     std::vector<Scalar> values;
     for (int64_t k = 0; k < 1000; ++k) values.push_back(Scalar::of(static_cast<double>(k % 5)));
     Tensor d = Tensor::from_dense({1000}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), values);
-    EXPECT_EQ(work_of("s[] += d[i(100:200:5)]", {{"d", &d}}), 20);
+    EXPECT_EQ(scalar_work_of("s[] += d[i(100:200:5)]", {{"d", &d}}), 20);
 }
 
 } // namespace

@@ -168,6 +168,43 @@ def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
     return rows
 
 
+def stencil_rows(shape, density, formats, repeat, cache, seed):
+    """The sum of shifted sparse reads: a 9-point 2-D or 7-point 3-D stencil, one read per
+    neighbour (a union of that many sparse operands), against scipy's sum of shifted slices."""
+    a = random_array(shape, density, seed)
+    nd = len(shape)
+    idx = "xyz"[:nd]
+    if nd == 2:
+        taps = [(p, q) for p in range(3) for q in range(3)]
+    else:
+        taps = [(1, 1, 1)] + [tuple(1 + (d == k) * s for d in range(3)) for k in range(3) for s in (-1, 1)]
+    reads = [f"I[{', '.join(f'{i}+{t}' for i, t in zip(idx, tap))}]" for tap in taps]
+    text = f"O[{', '.join(idx)}] = " + " + ".join(reads)
+    out_shape = tuple(n - 2 for n in shape)
+
+    def shifted():
+        if nd == 2:
+            c = sp.csr_matrix(a)
+            return sum(c[p:p + out_shape[0], q:q + out_shape[1]] for p, q in taps).toarray()
+        return sum(a[tuple(slice(t, t + n) for t, n in zip(tap, out_shape))] for tap in taps)
+
+    ref_ms, ref = timed(shifted, repeat)
+    rows = []
+    for fmt in formats:
+        t = native.convert_compiled(native.dense(a), fmt)[0]
+        t0 = time.perf_counter()
+        prog = native.Program(text, {"I": t}, {"O": ""}, cache, {"O": nd})
+        compile_s = time.perf_counter() - t0
+        runs = [prog.run() for _ in range(repeat)]
+        assert np.allclose(siskin_dense(prog), ref), f"siskin {fmt} disagrees on the stencil"
+        ms = statistics.median(runs)
+        peer = "shifted" if nd == 2 else "numpy"
+        rows.append({"kernel": f"stencil{len(taps)}", "shape": "x".join(map(str, shape)), "filter": f"{len(taps)} reads",
+                     "density": density, "format": fmt, "siskin_ms": ms, "compile_s": compile_s,
+                     "peers_ms": {peer: ref_ms}, "ratios": {peer: ref_ms / ms}})
+    return rows
+
+
 def nhwc_rows(shape, fshape, density, formats, repeat, cache, seed):
     """O[n,h,w,f] += I[n, h+r, w+q, c] * F[r,q,c,f] (a ResNet-style layer)."""
     a = random_array(shape, density, seed)
@@ -203,7 +240,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller shapes, fewer densities")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", default=None, help="JSON file for the rows")
-    ap.add_argument("--only", default=None, help="comma-separated kernels: conv1d,conv2d,conv3d,nhwc")
+    ap.add_argument("--only", default=None, help="comma-separated kernels: conv1d,conv2d,conv3d,nhwc,stencil")
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/siskin-bench-conv"))
     opts = ap.parse_args(sys.argv[1:])
     q = opts.quick
@@ -229,6 +266,14 @@ def main():
                                                         "dense(0)/sparselist(1)/sparselist(2)/sparselist(3)"],
                           opts.repeat, opts.cache, seed=7)
         print_row(rows[-2:])
+    if not only or "stencil" in only:
+        for d in [0.1, 0.01]:
+            rows += stencil_rows((500, 500) if q else (2000, 2000), d, ["dense(0)/sparselist(1)"],
+                                 opts.repeat, opts.cache, seed=11)
+            print_row(rows[-1:])
+            rows += stencil_rows((48, 48, 48) if q else (128, 128, 128), d,
+                                 ["dense(0)/dense(1)/sparselist(2)"], opts.repeat, opts.cache, seed=12)
+            print_row(rows[-1:])
     if opts.out:
         with open(opts.out, "w") as f:
             json.dump(rows, f, indent=1)

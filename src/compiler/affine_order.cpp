@@ -17,29 +17,10 @@ public:
     explicit Pass(const std::map<std::string, TensorSignature>& signatures) : signatures_(signatures) {}
 
     ir::Stmt stmt(const ir::Stmt& s) {
-        if (auto n = perfect_nest(s))
-            if (auto r = reorder(*n)) return *r;
-        switch (s->kind) {
-        case ir::StmtKind::Block: {
-            std::vector<ir::Stmt> out;
-            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
-            return ir::Block::make(std::move(out), s->pos);
-        }
-        case ir::StmtKind::For: {
-            const auto& f = *s->as<ir::For>();
-            return ir::For::make(f.index, stmt(f.body), f.lo, f.hi, f.pos);
-        }
-        case ir::StmtKind::If: {
-            const auto& n = *s->as<ir::If>();
-            return ir::If::make(n.cond, stmt(n.then_body), n.else_body ? stmt(n.else_body) : nullptr, n.pos);
-        }
-        case ir::StmtKind::Let: {
-            const auto& n = *s->as<ir::Let>();
-            return ir::Let::make(n.name, n.value, stmt(n.body), n.pos);
-        }
-        case ir::StmtKind::Assign: return s;
-        }
-        return s;
+        return ir::rewrite_top_down(s, [&](const ir::Stmt& x) -> std::optional<ir::Stmt> {
+            if (auto n = perfect_nest(x)) return reorder(*n);
+            return std::nullopt;
+        });
     }
 
 private:

@@ -129,4 +129,35 @@ Stmt mutate(const Stmt& s, const StmtMutator& on_stmt, const ExprMutator& on_exp
     return on_stmt ? on_stmt(node) : node;
 }
 
+Stmt rewrite_top_down(const Stmt& s, const std::function<std::optional<Stmt>(const Stmt&)>& f) {
+    if (!s) return s;
+    if (auto r = f(s)) return *r;
+    auto rec = [&](const Stmt& x) { return rewrite_top_down(x, f); };
+    switch (s->kind) {
+    case StmtKind::For: {
+        auto n = s->as<For>();
+        Stmt body = rec(n->body);
+        return body == n->body ? s : For::make(n->index, body, n->lo, n->hi, n->pos);
+    }
+    case StmtKind::If: {
+        auto n = s->as<If>();
+        Stmt then_body = rec(n->then_body), else_body = rec(n->else_body);
+        if (then_body == n->then_body && else_body == n->else_body) return s;
+        return If::make(n->cond, then_body, else_body, n->pos);
+    }
+    case StmtKind::Let: {
+        auto n = s->as<Let>();
+        Stmt body = rec(n->body);
+        return body == n->body ? s : Let::make(n->name, n->value, body, n->pos);
+    }
+    case StmtKind::Block: {
+        auto b = s->as<Block>();
+        std::vector<Stmt> stmts;
+        return mutate_all(b->stmts, stmts, rec) ? Block::make(std::move(stmts), b->pos) : s;
+    }
+    case StmtKind::Assign: return s;
+    }
+    return s;
+}
+
 } // namespace siskin::ir

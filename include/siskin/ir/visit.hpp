@@ -10,6 +10,7 @@
 //       return Call::make("sub", {Literal::make(Scalar::of(0.0)), c->args[0]});
 //   });
 #include <functional>
+#include <optional>
 
 #include "siskin/ir/program.hpp"
 
@@ -34,5 +35,9 @@ Expr mutate(const Expr& e, const ExprMutator& f);
 /// The same for statements: on_expr rewrites every expression, on_stmt every statement after
 /// its children. An assignment's left side must stay an Access. Either callback may be empty.
 Stmt mutate(const Stmt& s, const StmtMutator& on_stmt, const ExprMutator& on_expr = {});
+/// Rebuilds s top-down: f on each statement first; where it returns a replacement, that is kept
+/// and not descended into, elsewhere the children are rewritten the same way (a pass that
+/// rewrites whole loop nests from their outermost loop).
+Stmt rewrite_top_down(const Stmt& s, const std::function<std::optional<Stmt>(const Stmt&)>& f);
 
 } // namespace siskin::ir
