@@ -61,7 +61,7 @@ void add_logical_operators(std::vector<Operator>& out) {
     // as a function of two values it is its first argument.
     out.push_back(make_operator(
         "coalesce", 2, [](std::span<const ValueType> types) { return uniform(promote_all(types)); },
-        [](const Signature&, std::span<const Scalar> a) { return a[0]; }, "$0"));
+        [](const Signature&, std::span<const Scalar> a) { return a[0]; }, "((void)($1), $0)"));
 }
 
 } // namespace siskin::algebra
