@@ -2,6 +2,7 @@
 #include "passes/output_fill.hpp"
 
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,11 @@ private:
 struct Assigned {
     std::optional<Scalar> value; // on the input fills, when constant
     bool runs_on_fills;          // false under an `if` whose condition is false on the fills
+    // Writes every element of the output wherever the program runs: not under an `if` whose
+    // condition depends on the data or an index, and with one whole-extent loop index per
+    // subscript. A write that does not cover the output leaves the other elements at the
+    // output's initial value.
+    bool covers;
 };
 
 struct Findings {
@@ -65,34 +71,70 @@ struct Findings {
     std::vector<std::string> reductions; // operator of each `op=` assignment
 };
 
-// `runs` says whether the statement can run where every input holds its fill.
-void collect(const Stmt& s, const std::string& output, FillEvaluator& fe, Findings& found,
-             bool runs) {
+// Where a statement sits: whether it can run where every input holds its fill, whether it runs
+// wherever its loops run (no data- or index-dependent `if` around it), and the indices of the
+// loops around it that cover their whole extent.
+struct Context {
+    bool runs = true;
+    bool always = true;
+    std::set<std::string> whole_loops;
+};
+
+bool covers_output(const Access& lhs, const Context& where) {
+    if (!where.always) return false;
+    std::set<std::string> seen;
+    for (const auto& e : lhs.indices) {
+        const auto* i = e->as<Index>();
+        if (!i || i->slice || !where.whole_loops.count(i->name) || !seen.insert(i->name).second)
+            return false;
+    }
+    return true;
+}
+
+// `fe` evaluates on the input fills; `pure` knows no tensor, so what it evaluates holds
+// whatever the data.
+void collect(const Stmt& s, const std::string& output, FillEvaluator& fe, FillEvaluator& pure,
+             Findings& found, const Context& where) {
     switch (s->kind) {
     case StmtKind::Block:
-        for (const auto& c : s->as<Block>()->stmts) collect(c, output, fe, found, runs);
+        for (const auto& c : s->as<Block>()->stmts) collect(c, output, fe, pure, found, where);
         return;
-    case StmtKind::For: return collect(s->as<For>()->body, output, fe, found, runs);
+    case StmtKind::For: {
+        const auto& loop = *s->as<For>();
+        Context inner = where;
+        if (loop.lo) inner.whole_loops.erase(loop.index);
+        else inner.whole_loops.insert(loop.index);
+        return collect(loop.body, output, fe, pure, found, inner);
+    }
     case StmtKind::If: {
         const auto& node = *s->as<If>();
         std::optional<Scalar> cond = fe.eval(node.cond);
-        collect(node.then_body, output, fe, found, runs && (!cond || cond->as_bool()));
-        if (node.else_body)
-            collect(node.else_body, output, fe, found, runs && (!cond || !cond->as_bool()));
+        std::optional<Scalar> fixed = pure.eval(node.cond);
+        Context then_where = where, else_where = where;
+        then_where.runs = where.runs && (!cond || cond->as_bool());
+        else_where.runs = where.runs && (!cond || !cond->as_bool());
+        then_where.always = where.always && fixed && fixed->as_bool();
+        else_where.always = where.always && fixed && !fixed->as_bool();
+        collect(node.then_body, output, fe, pure, found, then_where);
+        if (node.else_body) collect(node.else_body, output, fe, pure, found, else_where);
         return;
     }
     case StmtKind::Let: {
         const auto& node = *s->as<Let>();
         auto saved = fe.lets_;
+        auto saved_pure = pure.lets_;
         fe.lets_[node.name] = fe.eval(node.value);
-        collect(node.body, output, fe, found, runs);
+        pure.lets_[node.name] = pure.eval(node.value);
+        collect(node.body, output, fe, pure, found, where);
         fe.lets_ = std::move(saved);
+        pure.lets_ = std::move(saved_pure);
         return;
     }
     case StmtKind::Assign: {
         const auto& a = *s->as<Assign>();
         if (a.lhs->tensor != output) return;
-        if (a.op.empty()) found.assigned.push_back({fe.eval(a.rhs), runs});
+        if (a.op.empty())
+            found.assigned.push_back({fe.eval(a.rhs), where.runs, covers_output(*a.lhs, where)});
         else found.reductions.push_back(a.op);
         return;
     }
@@ -101,9 +143,10 @@ void collect(const Stmt& s, const std::string& output, FillEvaluator& fe, Findin
 
 Findings find(const Program& program, const std::string& output,
               const std::map<std::string, Scalar>& input_fills) {
-    FillEvaluator fe(input_fills);
+    static const std::map<std::string, Scalar> no_fills;
+    FillEvaluator fe(input_fills), pure(no_fills);
     Findings found;
-    collect(program.body, output, fe, found, true);
+    collect(program.body, output, fe, pure, found, Context{});
     return found;
 }
 
@@ -115,10 +158,21 @@ Scalar infer_output_fill(const Program& program, const std::string& output, Valu
     Findings found = find(program, output, input_fills);
     Scalar zero = Scalar::zero(type);
     if (!found.assigned.empty()) {
-        const auto& first = found.assigned.front().value;
-        for (const auto& a : found.assigned)
-            if (!a.value || !first || !a.value->cast(type).same(first->cast(type))) return zero;
-        return first->cast(type);
+        // The output starts at its fill, and an element no write reaches keeps it: a fill taken
+        // from a write that may not happen (`if c[i] { y[i] = 5 }`) would put the written value
+        // where the condition is false. Only when some write covers the output does the value
+        // the writes give on the fills decide it; else the output starts at zero.
+        bool covered = false;
+        std::optional<Scalar> value;
+        for (const auto& a : found.assigned) {
+            covered = covered || a.covers;
+            if (!a.runs_on_fills) continue;
+            if (!a.value) return zero;
+            Scalar v = a.value->cast(type);
+            if (value && !value->same(v)) return zero;
+            value = v;
+        }
+        return covered && value ? *value : zero;
     }
     if (found.reductions.empty()) return zero;
     for (const auto& op : found.reductions)

@@ -1,7 +1,10 @@
 #pragma once
 // Infers the fill value of an output from the program: the value its elements take where every
 // input holds its fill. For `=` assignments that is the right-hand side evaluated on the input
-// fills (constant folding through the operators, user functions included); for an output that
+// fills (constant folding through the operators, user functions included), when some write
+// covers the whole output; an output written only in part (under an `if` that depends on the
+// data or an index, or through a window) keeps its initial value elsewhere, and that initial
+// value is the fill, so it starts at zero and not at the written value; for an output that
 // is only reduced into, the reduction operator's identity, so that `s[] max= A[i,j]` starts from
 // -inf and not from 0.
 //
@@ -20,7 +23,7 @@
 namespace siskin {
 
 /// Falls back to the zero of `type` when the fill cannot be known before running (the value
-/// depends on an index, or different assignments disagree).
+/// depends on an index, or different assignments disagree) and when no `=` covers the output.
 Scalar infer_output_fill(const ir::Program& program, const std::string& output, ValueType type,
                          const std::map<std::string, Scalar>& input_fills);
 
