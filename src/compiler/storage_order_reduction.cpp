@@ -144,11 +144,18 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
     const ValueType type = a.rhs->type;
 
     // The leaf positions below the root, level by level; a level with fewer positions than its
-    // parents times its extent leaves some element at the fill.
+    // parents times its extent leaves some element at the fill, but only when there are
+    // elements: with an extent of 0 anywhere below (a 3 x 0 dcsr stores no row, and its rows
+    // hold nothing), the fill is met nowhere, and the reduction gives its identity.
     cast::Expr lo = read->pos.front(), hi = c_add(lo, 1);
     std::optional<cast::Expr> missing;
+    std::optional<cast::Expr> some_element;
     for (int l = read->level; l < t.num_levels(); ++l) {
         const auto& spec = t.format.levels()[static_cast<size_t>(l)];
+        for (size_t m = 0; m < spec.modes.size(); ++m) {
+            cast::Expr nonzero = cast::bin(cast::BinaryOp::Gt, t.level_dim(l, static_cast<int>(m)), c_int(0));
+            some_element = some_element ? cast::bin(cast::BinaryOp::LogAnd, *some_element, nonzero) : nonzero;
+        }
         auto range = t.level(l).stored_range(t, l, lo, hi);
         cast::Expr next_lo = ctx.local(t.name + "_first", range->first);
         cast::Expr next_hi = ctx.local(t.name + "_end", range->second);
@@ -164,6 +171,7 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
         lo = next_lo;
         hi = next_hi;
     }
+    if (missing && some_element) missing = cast::bin(cast::BinaryOp::LogAnd, *some_element, *missing);
 
     auto with_read = [&](const LExpr& value) {
         return map_expr(a.rhs, [&](const LExpr& e) { return e.get() == read ? value : e; });

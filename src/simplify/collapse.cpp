@@ -110,7 +110,10 @@ std::optional<LStmt> collapse_loop(LowerCtx& ctx, const Extent& ext, const LStmt
         ValueType t = a->rhs->type;
         if (op && op->name == "add") {
             LExpr total = Call::make(find_operator("mul"), {count_as(t), a->rhs});
-            out.push_back(std::make_shared<Assign>(a->tensor, a->lhs, a->op, total, false));
+            LStmt add = std::make_shared<Assign>(a->tensor, a->lhs, a->op, total, false);
+            // No iteration adds nothing, but 0 * v is NaN for an infinite or NaN float v: a
+            // loop that may be empty (the rows of a 3 x 0 matrix, over its fill) keeps its test.
+            out.push_back(nonempty || !is_float(t) ? add : std::make_shared<If>(positive, add, nullptr));
         } else if (!op || once_is_enough(*op, a->rhs)) {
             LStmt once = std::make_shared<Assign>(a->tensor, a->lhs, a->op, a->rhs, a->single_write);
             out.push_back(nonempty ? once : std::make_shared<If>(positive, once, nullptr));
