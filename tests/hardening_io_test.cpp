@@ -130,6 +130,46 @@ TEST_F(HardeningIo, Case08FloatsReadIntoIntegerTypesAreCheckedNotConverted) {
     EXPECT_EQ(read_frostt(write("u.tns", "1 1 4.0\n"), as_int64).at({0, 0}).as_int(), 4);
 }
 
+// Case 8, for bool: a number read into bool follows the integer rule (a whole number the type
+// holds, 0 or 1 in any spelling) instead of every non-zero float becoming true; and the mirror
+// of a skew-symmetric entry must be a value of the type too (-1 is no uint8, and no bool).
+TEST_F(HardeningIo, Case08FloatsReadIntoBoolFollowTheIntegerRule) {
+    ReadOptions as_bool;
+    as_bool.type = ValueType::Bool;
+    auto coordinate = [&](const std::string& value) {
+        return write("b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 " +
+                                  value + "\n");
+    };
+    for (const auto& [value, why] : std::vector<std::pair<std::string, std::string>>{
+             {"inf", "not finite"}, {"nan", "not finite"}, {"2.5", "not a whole number"},
+             {"0.5", "not a whole number"}, {"2", "out of range"}, {"-1", "out of range"},
+             {"2.0", "out of range"}, {"yes", "not a bool"}}) {
+        std::string p = coordinate(value);
+        EXPECT_TRUE(throws_error([&] { read_matrix_market(p, as_bool); }, {p + ":4: ", "'" + value + "'", why}))
+            << value;
+    }
+    for (const auto& [value, want] : std::vector<std::pair<std::string, bool>>{
+             {"1.0", true}, {"0.0", false}, {"1e0", true}, {"-0.0", false}, {"true", true}, {"0", false}}) {
+        Tensor t = read_matrix_market(coordinate(value), as_bool);
+        EXPECT_EQ(t.at({1, 1}).as_bool(), want) << value;
+        EXPECT_TRUE(t.at({0, 0}).as_bool()) << value;
+    }
+    std::string tns = write("t.tns", "1 1 1\n2 2 2.5\n");
+    EXPECT_TRUE(throws_error([&] { read_frostt(tns, as_bool); }, {tns + ":2: ", "'2.5'", "bool"}));
+    // Skew-symmetric mirrors: -1 for int8, an error for uint8 and bool.
+    std::string skew = write("s.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 1\n");
+    ReadOptions as_int8;
+    as_int8.type = ValueType::Int8;
+    EXPECT_EQ(read_matrix_market(skew, as_int8).at({0, 1}).as_int(), -1);
+    ReadOptions as_uint8;
+    as_uint8.type = ValueType::UInt8;
+    EXPECT_TRUE(throws_error([&] { read_matrix_market(skew, as_uint8); }, {skew + ":3: ", "uint8"}));
+    EXPECT_TRUE(throws_error([&] { read_matrix_market(skew, as_bool); }, {skew + ":3: ", "bool"}));
+    std::string most_negative = write("m.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n"
+                                               "2 2 1\n2 1 -128\n");
+    EXPECT_TRUE(throws_error([&] { read_matrix_market(most_negative, as_int8); }, {most_negative + ":3: ", "int8"}));
+}
+
 // Case 9: Matrix Market has no fill, so a sparse tensor whose fill is not zero would read back
 // (in scipy.io.mmread) with zeros where siskin holds the fill. Refused unless asked for.
 TEST_F(HardeningIo, Case09SparseMatrixMarketOutputWithNonZeroFillIsRefused) {

@@ -117,18 +117,30 @@ Size parse_size(io::TextScanner& sc, const Header& h) {
     return s;
 }
 
-// The type values are parsed in, before conversion to the tensor's type. Integer types are read
-// as themselves whatever the field, so a real value that is not a whole number the type holds
-// (2.5, inf, nan) fails on its line instead of being converted (TextScanner::parse_value).
+// The type values are parsed in, before conversion to the tensor's type. Integer types and bool
+// are read as themselves whatever the field, so a real value that is not a whole number the type
+// holds (2.5, inf, nan; for bool anything but 0 and 1) fails on its line instead of being
+// converted (TextScanner::parse_value).
 ValueType parse_type_for(Field field, ValueType target) {
-    if (is_integer(target)) return target;
+    if (is_integer(target) || target == ValueType::Bool) return target;
     if (field == Field::Real) return target == ValueType::Float32 ? target : ValueType::Float64;
     return ValueType::Int64;
 }
 
-Scalar negate(const Scalar& v) {
+// The mirrored entry of a skew-symmetric file, -v, which must be a value of v's type too: the
+// mirror of 1 is -1, which no unsigned type and not bool holds (it used to wrap to 255, or stay
+// true).
+Scalar negate(const io::TextScanner& sc, const Scalar& v) {
     if (is_float(v.type())) return Scalar::of(-v.as_double()).cast(v.type());
-    return Scalar::of(uint64_t{0} - v.as_uint()).cast(v.type());
+    if (v.same_value(Scalar::zero(v.type()))) return v;
+    int64_t negated = 0;
+    bool fits = is_signed_integer(v.type()) && !__builtin_sub_overflow(int64_t{0}, v.as_int(), &negated) &&
+                Scalar::of(negated).cast(v.type()).as_int() == negated;
+    if (!fits)
+        sc.fail(fmt::format("the mirror of value {} in a skew-symmetric file is its negative, which "
+                            "type {} cannot hold",
+                            v.to_string(), type_name(v.type())));
+    return Scalar::of(negated).cast(v.type());
 }
 
 Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
@@ -236,7 +248,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
                 list.values.push_back(value);
             };
             add(i, j, v);
-            if (mirrored && i != j) add(j, i, h.symmetry == Symmetry::Skew ? negate(v) : v);
+            if (mirrored && i != j) add(j, i, h.symmetry == Symmetry::Skew ? negate(sc, v) : v);
         }
         if (count < size.entries)
             sc.fail(fmt::format("the file ends after {} of the {} entries declared on the size "
@@ -301,7 +313,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
                                 quote_input(extra)));
         dense[static_cast<size_t>(i * size.cols + j)] = v;
         if (h.symmetry == Symmetry::Symmetric) dense[static_cast<size_t>(j * size.cols + i)] = v;
-        if (h.symmetry == Symmetry::Skew) dense[static_cast<size_t>(j * size.cols + i)] = negate(v);
+        if (h.symmetry == Symmetry::Skew) dense[static_cast<size_t>(j * size.cols + i)] = negate(sc, v);
         ++count;
         advance();
     }

@@ -153,10 +153,13 @@ Scalar TextScanner::parse_value(std::string_view token, ValueType type) const {
         return Scalar::of(*v).cast(type);
     }
     if (type == ValueType::Bool) {
-        if (body == "true" || body == "1") return Scalar::of(true);
-        if (body == "false" || body == "0") return Scalar::of(false);
-        fail(fmt::format("value {} is not a bool (expected 0, 1, true or false)",
-                         quote_input(token)));
+        if (body == "true") return Scalar::of(true);
+        if (body == "false") return Scalar::of(false);
+        // A number follows the rule of the integer types: a whole number bool holds (0 or 1, in
+        // any spelling: 1.0 is true), never 2.5, inf or nan made true.
+        if (!parse_double(body))
+            fail(fmt::format("value {} is not a bool (expected 0, 1, true or false)",
+                             quote_input(token)));
     }
     if (is_unsigned_integer(type)) {
         uint64_t v = 0;
