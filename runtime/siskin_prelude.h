@@ -35,8 +35,22 @@ enum {
     SISKIN_OK = 0,
     SISKIN_ERR_ALLOC = 1, /* a buffer could not grow: out of memory or a size overflow */
     SISKIN_ERR_INDEX_OVERFLOW = 2, /* a position outgrew an output's 32-bit index buffer */
-    SISKIN_ERR_COORDINATE = 3 /* a computed subscript (x[P[i]]) left its tensor */
+    SISKIN_ERR_COORDINATE = 3, /* a computed subscript (x[P[i]]) left its tensor */
+    SISKIN_ERR_SIZE = 4 /* a buffer's size (a product of extents) does not fit an int64_t */
 };
+
+/* Checked sizes: a * b and a + b of non-negative sizes, or -1 when an operand is -1 or the result
+ * does not fit an int64_t, so a chain of them (dim0 * dim1 * dim2) is -1 when any step wraps. */
+static inline int64_t siskin_size_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r)) return -1;
+    return r;
+}
+static inline int64_t siskin_size_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r)) return -1;
+    return r;
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SISKIN_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -21,6 +21,34 @@ std::vector<double> dense_values(const Tensor& t) {
     return out;
 }
 
+// Case 2: a dense output whose number of elements wraps past 2^63 was sized by a product that
+// wrapped (to 0 for 2^32 x 2^32), and both engines wrote past its end. The reference evaluator
+// and the host check the product before allocating, and the generated code computes the sizes
+// it allocates with checked products (SISKIN_ERR_SIZE), each a siskin Error naming the shape.
+TEST(HardeningAnswers, Case02DenseOutputWhoseSizeWrapsIsAnError) {
+    const int64_t big = int64_t{1} << 32;
+    Tensor A = make({big, big}, "coo", {{{0, 0}, 1.5}});
+    ir::Program copy = ir::parse_program("C[i,j] = A[i,j]");
+    std::map<std::string, const Tensor*> in{{"A", &A}};
+    EXPECT_TRUE(throws_error([&] { evaluate_reference(copy, in, {{"C", with_format("dense", 2)}}); },
+                             {"output C", "[4294967296, 4294967296]", "2^63"}));
+    EXPECT_TRUE(throws_error([&] { evaluate_compiled(copy, in, {{"C", with_format("dense", 2)}}, test_options()); },
+                             {"output C", "[4294967296, 4294967296]", "64 bits", "sparse format"}));
+    // Dense levels below a sparse one: the size is data-dependent, and the kernel checks it.
+    Tensor B = make({2, big, big}, "coo", {{{0, 0, 0}, 1.5}});
+    EXPECT_TRUE(throws_error(
+        [&] {
+            evaluate_compiled(ir::parse_program("C[i,j,k] = B[i,j,k]"), {{"B", &B}},
+                              {{"C", with_format("sparselist(0)/dense(1)/dense(2)", 3)}}, test_options());
+        },
+        {"does not fit 64 bits", "C of shape [2, 4294967296, 4294967296]"}));
+    // The same shape stored sparse is fine.
+    Tensor C = evaluate_compiled(copy, in, {{"C", with_format("coo", 2)}}, test_options()).at("C");
+    EXPECT_EQ(C.at({0, 0}).as_double(), 1.5);
+    EXPECT_EQ(C.at({big - 1, big - 1}).as_double(), 0);
+    EXPECT_EQ(C.stored(), 1);
+}
+
 // Case 6: an output written only under a condition took the written value as its fill, so the
 // elements where the condition was false read as the written value in both engines. A write
 // that may not reach an element leaves it at the output's initial value, so the fill is

@@ -7,7 +7,9 @@
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
 #include "compiler/pipeline.hpp"
+#include "io/checked.hpp"
 #include "ir/affine.hpp"
+#include "tensor/describe.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
@@ -22,6 +24,24 @@ namespace {
 constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
 constexpr int kErrCoordinate = 3;    // SISKIN_ERR_COORDINATE
 constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
+constexpr int kErrSize = 4;          // SISKIN_ERR_SIZE
+
+// The elements of `shape` stored by the dense levels at the top of `format` (every position of
+// them is allocated whatever the data), or nothing when that product does not fit an int64_t.
+std::optional<int64_t> dense_top_positions(const std::vector<int64_t>& shape, const Format& format) {
+    int64_t positions = 1;
+    for (const auto& level : format.levels()) {
+        if (!levels::properties_of(level).implicit) break;
+        for (int m : level.modes) {
+            auto next = io::checked_mul(positions, shape.at(static_cast<size_t>(m)));
+            if (!next) return std::nullopt;
+            positions = *next;
+        }
+    }
+    return positions;
+}
+
+using detail::shape_text;
 
 // Appends t's buffers in ABI order; an output's (reset) are emptied and also listed in `owned`.
 // owned: the buffers added, each with its slot (its index in out).
@@ -182,6 +202,17 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         return;
     }
 
+    // A dense output allocates a position per element: a shape whose product wraps past 2^63
+    // would size it small, and the kernel would write past its end.
+    for (const auto& name : plan.outputs) {
+        const Tensor& t = output(name);
+        if (!dense_top_positions(t.shape(), t.format()))
+            throw Error(fmt::format("output {} of shape {} is stored {}, which needs a position for "
+                                    "each of its elements, and their number does not fit 64 bits; "
+                                    "ask for a sparse format for it",
+                                    name, shape_text(t.shape()), t.format().to_string()));
+    }
+
     std::vector<RawBuffer*> buffers;
     std::vector<int64_t> dims;
     for (const auto& name : plan.inputs) {
@@ -195,12 +226,11 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         bool keep = plan.signatures.at(name).keep_contents;
         if (keep) {
             // The kernel writes into the values as they are: all of them must be there.
-            int64_t positions = 1;
-            for (int64_t n : t.shape()) positions *= n;
-            if (t.values().size() != positions)
+            std::optional<int64_t> positions = dense_top_positions(t.shape(), Format::dense(t.ndims()));
+            if (!positions || t.values().size() != *positions)
                 throw Error(fmt::format("output {} starts from its values, but it holds {} of "
-                                        "its {} elements",
-                                        name, t.values().size(), positions));
+                                        "its shape's {} elements",
+                                        name, t.values().size(), shape_text(t.shape())));
         }
         // Room hints are for outputs the kernel builds anew, not for one it updates in place.
         add_buffers(t, buffers, !keep, keep ? nullptr : &written);
@@ -224,8 +254,20 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         for (size_t k = 0; k < written.size(); ++k) size_hints[k] = written[k].first->raw().size;
     }
     if (work_counter) last_work.store(*work_counter);
+    auto outputs_text = [&] {
+        std::string text;
+        for (const auto& name : plan.visible_outputs)
+            text += fmt::format("{}{} of shape {} ({})", text.empty() ? "" : ", ", name,
+                                shape_text(output(name).shape()), output(name).format().to_string());
+        return text;
+    };
     if (status == kErrAlloc)
-        throw Error("the compiled kernel ran out of memory while building its outputs");
+        throw Error(fmt::format("the compiled kernel ran out of memory while building its outputs: {}",
+                                outputs_text()));
+    if (status == kErrSize)
+        throw Error(fmt::format("the compiled kernel stopped: the size of a buffer of its outputs "
+                                "does not fit 64 bits: {}",
+                                outputs_text()));
     if (status == kErrIndexOverflow) {
         std::string narrow;
         for (const auto& name : plan.visible_outputs)

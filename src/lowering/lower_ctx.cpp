@@ -89,9 +89,43 @@ std::string LowerCtx::helpers() const {
     return out;
 }
 
-std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need,
+namespace {
+
+bool has_product(const cast::Expr& e) {
+    if (e.kind() != cast::ExprKind::Binary) return false;
+    const auto* bin = &e.as<cast::Binary>();
+    if (bin->op == cast::BinaryOp::Mul && !c_constant(e)) return true;
+    return (bin->op == cast::BinaryOp::Add || bin->op == cast::BinaryOp::Mul) &&
+           (has_product(bin->lhs) || has_product(bin->rhs));
+}
+
+// `e` with each product and sum of sizes in it computed by siskin_size_mul / siskin_size_add,
+// which give -1 when a step does not fit an int64_t.
+cast::Expr checked_size(const cast::Expr& e) {
+    if (!has_product(e)) return e;
+    const auto* bin = &e.as<cast::Binary>();
+    if (bin->op == cast::BinaryOp::Mul)
+        return cast::call("siskin_size_mul", {checked_size(bin->lhs), checked_size(bin->rhs)});
+    return cast::call("siskin_size_add", {checked_size(bin->lhs), checked_size(bin->rhs)});
+}
+
+} // namespace
+
+std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Expr& need_in,
                                           bool written_first) {
     SISKIN_ASSERT(b.output, "reserve on an input buffer");
+    // A need that multiplies extents (dense levels: dim0 * dim1) can wrap past 2^63 on a large
+    // shape, to a small room that the writes then overrun: it is computed checked, and the kernel
+    // stops with SISKIN_ERR_SIZE instead.
+    std::vector<cast::Stmt> checks;
+    cast::Expr need = need_in;
+    if (has_product(need_in)) {
+        std::string name = fresh("size");
+        checks.push_back(cast::Decl::make(cast::Type::of(ValueType::Int64), name, checked_size(need_in)));
+        need = cast::var(name);
+        checks.push_back(cast::If::make(cast::bin(cast::BinaryOp::Lt, need, c_int(0)),
+                                        cast::Return::make(cast::var("SISKIN_ERR_SIZE"))));
+    }
     if (!written_first) zeroed_room_.insert(b.slot);
     cast::Expr cap = cast::Field::make(b.raw_var(), "capacity");
     cast::Expr grow = cast::call(written_first ? "siskin_buffer_grow" : "siskin_buffer_reserve",
@@ -101,8 +135,9 @@ std::vector<cast::Stmt> LowerCtx::reserve(const BufferBinding& b, const cast::Ex
     cast::Stmt refresh = cast::assign(
         b.data_var(),
         cast::Cast::make(cast::Type::of(b.type).pointer(), cast::Field::make(b.raw_var(), "data")));
-    return {cast::If::make(cast::bin(cast::BinaryOp::Gt, need, cap),
-                           cast::Block::make({fail, refresh}))};
+    checks.push_back(cast::If::make(cast::bin(cast::BinaryOp::Gt, need, cap),
+                                    cast::Block::make({fail, refresh})));
+    return checks;
 }
 
 cast::Expr LowerCtx::level_var(const TensorBinding& t, int level, std::string_view role) {

@@ -4,10 +4,15 @@
 // against.
 #include "siskin/reference.hpp"
 
+#include <new>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
+#include "io/checked.hpp"
 #include "ir/affine.hpp"
 #include "passes/resolve_program.hpp"
+#include "tensor/describe.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 
@@ -198,14 +203,32 @@ std::map<std::string, Tensor> evaluate_reference(const Program& program,
         out.shape = resolved_out.shape;
         out.type = resolved_out.signature.type;
         out.fill = resolved_out.signature.fill;
+        // The evaluator holds every output dense: a shape whose product wraps past 2^63 would
+        // size the array small, and the writes would overrun it.
         int64_t size = 1;
         out.strides.assign(out.shape.size(), 1);
         for (size_t k = out.shape.size(); k-- > 0;) {
             out.strides[k] = size;
-            size *= out.shape[k];
+            std::optional<int64_t> next = io::checked_mul(size, out.shape[k]);
+            if (!next)
+                throw Error(fmt::format("output {} of shape {} has more than 2^63 elements: too many "
+                                        "for the dense reference evaluator, which holds every one",
+                                        name, detail::shape_text(out.shape)));
+            size = *next;
         }
-        if (resolved_out.start) out.values = resolved_out.start->to_dense();
-        else out.values.assign(static_cast<size_t>(size), out.fill);
+        try {
+            if (resolved_out.start) out.values = resolved_out.start->to_dense();
+            else out.values.assign(static_cast<size_t>(size), out.fill);
+        } catch (const std::bad_alloc&) {
+            throw Error(fmt::format("output {} of shape {} has {} elements, and the dense reference "
+                                    "evaluator, which holds every one ({} bytes each), ran out of "
+                                    "memory for them",
+                                    name, detail::shape_text(out.shape), size, sizeof(Scalar)));
+        } catch (const std::length_error&) {
+            throw Error(fmt::format("output {} of shape {} has {} elements, more than the dense "
+                                    "reference evaluator can hold",
+                                    name, detail::shape_text(out.shape), size));
+        }
         outputs.emplace(name, std::move(out));
     }
 
