@@ -49,6 +49,26 @@ TEST(HardeningAnswers, Case02DenseOutputWhoseSizeWrapsIsAnError) {
     EXPECT_EQ(C.stored(), 1);
 }
 
+// Case 3, at the limit: 64 dimensions (the default rank limit) read, compile and run, and the
+// compiled code agrees with the reference.
+TEST(HardeningAnswers, Case03SixtyFourDimensionsCompileAndMatchTheReference) {
+    // Extents of 1 but the last two, so that the reference (which visits every coordinate) has
+    // only 4 to visit.
+    std::vector<int64_t> shape(64, 1);
+    shape[62] = shape[63] = 2;
+    std::vector<int64_t> last(64, 0);
+    last[62] = last[63] = 1;
+    CoordinateList list;
+    list.ndims = 64;
+    list.add(std::vector<int64_t>(64, 0), Scalar::of(1.5));
+    list.add(last, Scalar::of(2.0));
+    Tensor A = Tensor::from_coordinates(shape, ValueType::Float64, Scalar::of(0.0), Format::coo(64), list);
+    std::string subscripts;
+    for (int k = 0; k < 64; ++k) subscripts += fmt::format("{}i{}", k ? "," : "", k);
+    auto s = compiled_matching_reference("s[] += A[" + subscripts + "]", {{"A", &A}}).at("s");
+    EXPECT_EQ(s.at({}).as_double(), 3.5);
+}
+
 // Case 6: an output written only under a condition took the written value as its fill, so the
 // elements where the condition was false read as the written value in both engines. A write
 // that may not reach an element leaves it at the output's initial value, so the fill is

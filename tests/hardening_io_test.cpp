@@ -13,11 +13,13 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
 #include "io/checked.hpp"
 #include "siskin/io.hpp"
+#include "siskin/ir/text.hpp"
 #include "storage_helpers.hpp"
 
 using namespace siskin;
@@ -90,6 +92,49 @@ TEST_F(HardeningIo, Case01ArrayHeaderWhoseSizeWrapsIsAnError) {
     Tensor t = read_matrix_market(ok);
     EXPECT_EQ(t.at({0, 1}).as_double(), 2.0);
     EXPECT_EQ(t.at({1, 1}).as_double(), 3.0);
+}
+
+// Case 3: a .tns line of 20,000 indices made a 20,000-dimensional tensor, and the program over
+// it 20,000 nested loops, through which every pass recursed until the stack ran out. The rank
+// is limited (64, or SISKIN_MAX_RANK) where it is first known: in the readers, in every tensor
+// built, and in the subscripts of a program; and loops a statement implies count against the
+// parser's nesting limit like written ones.
+TEST_F(HardeningIo, Case03RankIsLimitedAndLoopsNestWithinTheLimit) {
+    auto indices = [](int n, const std::string& each) {
+        std::string out;
+        for (int k = 0; k < n; ++k) out += (k ? " " : "") + each;
+        return out;
+    };
+    std::string wide = write("wide.tns", indices(20000, "1") + " 1.5\n");
+    EXPECT_TRUE(throws_error([&] { read_frostt(wide); },
+                             {wide + ":1: ", "20000 dimensions", "rank limit of 64", "SISKIN_MAX_RANK"}));
+    std::string comment = write("comment.tns", "# shape: " + indices(65, "2") + "\n");
+    EXPECT_TRUE(throws_error([&] { read_frostt(comment); }, {comment + ":1: ", "65 dimensions", "64"}));
+    std::string at_limit = write("64.tns", indices(64, "2") + " 1.5\n");
+    EXPECT_EQ(read_frostt(at_limit).ndims(), 64);
+    std::vector<int64_t> shape(65, 1);
+    EXPECT_TRUE(throws_error([&] { Tensor(shape, ValueType::Float64, Scalar::of(0.0), Format::coo(65)); },
+                             {"65 dimensions", "rank limit of 64"}));
+    // The limit moves with SISKIN_MAX_RANK, and a value that is not a rank is an error.
+    ::setenv("SISKIN_MAX_RANK", "100", 1);
+    EXPECT_EQ(read_frostt(comment).ndims(), 65);
+    ::setenv("SISKIN_MAX_RANK", "many", 1);
+    EXPECT_TRUE(throws_error([&] { read_frostt(comment); }, {"SISKIN_MAX_RANK is 'many'"}));
+    ::unsetenv("SISKIN_MAX_RANK");
+    // Programs: an access past the rank limit, and more loops than the nesting limit, written or
+    // implied, are errors at their place, not a stack overflow later.
+    std::string subscripts, product, heads;
+    for (int k = 0; k < 600; ++k) {
+        subscripts += (k ? "," : "") + fmt::format("i{}", k);
+        product += (k ? " * " : "") + fmt::format("A[i{}]", k);
+        heads += (k ? ", " : "") + fmt::format("i{} in 0:1", k);
+    }
+    EXPECT_TRUE(throws_error([&] { ir::parse_program("s[] += A[" + subscripts + "]"); },
+                             {"access A[...] has 600 dimensions", "rank limit of 64"}));
+    EXPECT_TRUE(throws_error([&] { ir::parse_program("s[] += " + product); },
+                             {"600 nested loops", "nesting limit of 500"}));
+    EXPECT_TRUE(throws_error([&] { ir::parse_program("for " + heads + " { s[] += 1 }"); },
+                             {"nests more than 500 levels"}));
 }
 
 // Case 8: a value read into an integer type is a whole number the type holds, or an error on

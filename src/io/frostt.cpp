@@ -11,6 +11,7 @@
 #include "io/writers.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
+#include "siskin/limits.hpp"
 
 namespace siskin {
 
@@ -50,6 +51,16 @@ void parse_comment(io::TextScanner& sc, std::string_view comment,
     }
 }
 
+// The rank limit, checked where the rank is first known: a line of 20,000 indices is refused
+// there, before anything is built from it.
+void check_rank_at(const io::TextScanner& sc, int64_t rank) {
+    try {
+        check_rank(rank, "the tensor");
+    } catch (const Error& e) {
+        sc.fail(e.message());
+    }
+}
+
 Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
     io::TextScanner sc(text, name);
     std::optional<std::vector<int64_t>> header_shape;
@@ -68,6 +79,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
             parse_comment(sc, rest.substr(1), header_shape, fill_text);
             if (!had_shape && header_shape) {
                 if (nd >= 0) sc.fail("the shape comment must come before the entries");
+                check_rank_at(sc, static_cast<int64_t>(header_shape->size()));
                 nd = static_cast<int>(header_shape->size());
                 if (options.shape && *options.shape != *header_shape)
                     sc.fail(fmt::format("the file's shape {} differs from the requested shape {}",
@@ -77,9 +89,12 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         }
         tokens.clear();
         for (std::string_view tok = sc.token(); !tok.empty(); tok = sc.token()) tokens.push_back(tok);
-        if (nd < 0)
-            nd = options.shape ? static_cast<int>(options.shape->size())
-                               : static_cast<int>(tokens.size()) - 1;
+        if (nd < 0) {
+            int64_t rank = options.shape ? static_cast<int64_t>(options.shape->size())
+                                         : static_cast<int64_t>(tokens.size()) - 1;
+            check_rank_at(sc, rank);
+            nd = static_cast<int>(rank);
+        }
         if (largest.size() != static_cast<size_t>(nd)) largest.assign(static_cast<size_t>(nd), 0);
         if (static_cast<int>(tokens.size()) == nd)
             sc.fail(fmt::format("missing value after the {} indices", nd));

@@ -5,6 +5,7 @@
 // here is statements, accesses and the header forms.
 #include <algorithm>
 #include <cctype>
+#include <list>
 #include <optional>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "siskin/functions.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
+#include "siskin/limits.hpp"
 
 namespace siskin::ir {
 
@@ -216,9 +218,13 @@ private:
             Position pos;
         };
         std::vector<Head> heads;
+        // `for i, j, k` nests three loops: each index after the first counts as a level, so
+        // that the loops built stay within kMaxNesting as written ones do.
+        std::list<TokenCursor::Nested> nested;
         size_t scope_size = scope_.size();
         do {
             in_.skip_newlines();
+            if (!heads.empty()) nested.emplace_back(in_, in_.peek().pos);
             const Token& name = expect_name("a loop index name");
             Head h{std::string(name.text), nullptr, nullptr, heads.empty() ? for_pos : name.pos};
             if (in_.peek().is_word("in")) {
@@ -293,6 +299,12 @@ private:
         };
         visit(Expr(lhs), collect);
         visit(rhs, collect);
+        // Each implied loop nests in the one before it: together they count against the
+        // nesting limit like written loops, so that no pass recurses through thousands.
+        if (in_.depth() + static_cast<int64_t>(free.size()) > kMaxNesting)
+            in_.fail(s->pos, fmt::format("the statement implies {} nested loops (one per index), "
+                                         "more than the nesting limit of {} allows here",
+                                         free.size(), kMaxNesting));
         for (auto it = free.rbegin(); it != free.rend(); ++it)
             s = For::make(it->first, s, nullptr, nullptr, it->second);
         return s;
@@ -419,6 +431,11 @@ private:
             } while (in_.accept(","));
         }
         in_.expect("]", fmt::format("',' or ']' in the indices of {}", name.text));
+        try {
+            check_rank(static_cast<int64_t>(indices.size()), fmt::format("access {}[...]", name.text));
+        } catch (const Error& e) {
+            in_.fail(name.pos, e.message());
+        }
         if (!any_protocol) protocols.clear();
         auto a = Access::make(std::string(name.text), std::move(indices), std::move(protocols),
                               name.pos);

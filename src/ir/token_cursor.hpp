@@ -57,6 +57,9 @@ public:
     /// "expected <what>, found <found>", at `found`.
     [[noreturn]] void fail_expected(std::string_view what, const Token& found) const;
 
+    /// The levels of nesting open now.
+    int depth() const { return depth_; }
+
     /// Counts one level of nesting for as long as it lives; one past kMaxNesting is an error.
     class Nested {
     public:

@@ -9,6 +9,7 @@
 
 #include "levels/leaf_format.hpp"
 #include "siskin/error.hpp"
+#include "siskin/limits.hpp"
 #include "tensor/assemble.hpp"
 #include "tensor/describe.hpp"
 #include "tensor/transpose.hpp"
@@ -20,6 +21,7 @@ namespace {
 // Checks what every constructor needs and returns the fill as a value of `type`.
 Scalar check_tensor(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
                     const Format& format) {
+    check_rank(static_cast<int64_t>(shape.size()), "the tensor");
     for (int64_t n : shape)
         if (n < 0)
             throw Error(fmt::format("shape {} has a negative extent", detail::shape_text(shape)));
