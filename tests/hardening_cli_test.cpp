@@ -59,6 +59,35 @@ protected:
 
 } // namespace
 
+// Case 4: a 2^40-row file with 3 entries ended in "internal error: std::bad_alloc", as csr (its
+// row pointers follow the shape) and through convert, which read every input as csr first.
+// Formats that grow with the entries work; csr is refused before allocating, with the shape and
+// the memory it would need.
+TEST_F(HardeningCli, Case04HugeShapeWithFewEntries) {
+    std::string huge = path("huge.mtx");
+    std::ofstream(huge) << "%%MatrixMarket matrix coordinate real general\n1099511627776 5 3\n"
+                           "1 1 1\n7 2 2\n1099511627776 5 3\n";
+    for (const char* format : {"coo", "dcsr"}) {
+        auto r = cli("run 's[] += A[i,j]' -i A=" + huge + ":" + format + " --print s");
+        EXPECT_EQ(r.status, 0) << format << ": " << r.output;
+        EXPECT_NE(r.output.find("\n6\n"), std::string::npos) << format << ": " << r.output;
+    }
+    EXPECT_TRUE(one_line_error(cli_stderr("run 's[] += A[i,j]' -i A=" + huge + " --print s"),
+                               "shape [1099511627776, 5] stored dense(0)/sparselist(1) needs 8.0 TiB"));
+    // convert reads the input in the format asked for, never as csr first.
+    auto converted = cli("convert " + huge + ":coo " + path("out.tns"));
+    EXPECT_EQ(converted.status, 0) << converted.output;
+    EXPECT_EQ(test::file_contents(path("out.tns")),
+              "# shape: 1099511627776 5\n1 1 1\n7 2 2\n1099511627776 5 3\n");
+    auto to_mtx = cli("convert " + huge + ":coo " + path("out.mtx") + ":dcsr");
+    EXPECT_EQ(to_mtx.status, 0) << to_mtx.output;
+    // Into csr: the output's row pointers are refused before the kernel runs, and no file is
+    // left.
+    EXPECT_TRUE(one_line_error(cli_stderr("convert " + huge + ":coo " + path("csr.mtx") + ":csr"),
+                               "needs 8.0 TiB for the pos array"));
+    EXPECT_FALSE(fs::exists(path("csr.mtx")));
+}
+
 // Case 9: a sparse output with a non-zero fill is refused in .mtx (scipy.io.mmread would read
 // zeros where siskin holds the fill) unless --fill-comment keeps today's comment.
 TEST_F(HardeningCli, Case09MatrixMarketOutputWithNonZeroFillNeedsFillComment) {

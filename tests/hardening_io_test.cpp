@@ -137,6 +137,32 @@ TEST_F(HardeningIo, Case03RankIsLimitedAndLoopsNestWithinTheLimit) {
                              {"nests more than 500 levels"}));
 }
 
+// Case 4, in the library: storage that follows the shape (a csr's row pointers, a dense
+// tensor's values, the row pointers of a transpose into csr) is checked against the machine's
+// memory before it is allocated; formats that grow with the entries hold a 2^40-row matrix.
+TEST_F(HardeningIo, Case04StorageThatFollowsTheShapeIsCheckedBeforeAllocating) {
+    std::string huge = write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                         "1099511627776 5 3\n1 1 1\n7 2 2\n1099511627776 5 3\n");
+    EXPECT_TRUE(throws_error([&] { read_matrix_market(huge); },
+                             {huge, "shape [1099511627776, 5]", "8.0 TiB", "pos array", "coo, dcsr"}));
+    ReadOptions dense;
+    dense.format = Format::dense(2);
+    EXPECT_TRUE(throws_error([&] { read_matrix_market(huge, dense); }, {"40.0 TiB", "its values"}));
+    for (const char* spelling : {"coo", "dcsr", "csc"}) {
+        ReadOptions o;
+        o.format = Format::parse(spelling, 2);
+        Tensor t = read_matrix_market(huge, o);
+        EXPECT_EQ(t.stored(), 3) << spelling;
+        EXPECT_EQ(t.at({6, 1}).as_double(), 2) << spelling;
+        EXPECT_EQ(t.at({(int64_t{1} << 40) - 1, 4}).as_double(), 3) << spelling;
+        if (std::string(spelling) == "csc") {
+            EXPECT_TRUE(throws_error([&] { t.convert(Format::csr()); }, {"8.0 TiB", "coo, dcsr"}));
+        }
+    }
+    EXPECT_EQ(file_type_ndims(huge), 2);
+    EXPECT_EQ(file_type_ndims(write("t.tns", "1 1 1 1\n")), std::nullopt);
+}
+
 // Case 8: a value read into an integer type is a whole number the type holds, or an error on
 // its line naming the value and the type (as an out-of-range integer always was).
 TEST_F(HardeningIo, Case08FloatsReadIntoIntegerTypesAreCheckedNotConverted) {

@@ -53,6 +53,9 @@ void write_frostt(const Tensor& t, const std::string& path);
 
 /// Chooses by extension: .mtx or .tns; throws Error for anything else.
 Tensor read_tensor(const std::string& path, const ReadOptions& options = {});
+/// The number of dimensions read_tensor(path, options) gives when the file type alone says it:
+/// options.ndims (default 2) for Matrix Market; nothing for .tns, whose contents say it.
+std::optional<int> file_type_ndims(const std::string& path, const ReadOptions& options = {});
 void write_tensor(const Tensor& t, const std::string& path, const WriteOptions& options = {});
 
 /// The files of one run, written all or nothing. Each write renders its text and writes it to a

@@ -9,6 +9,7 @@
 #include "compiler/pipeline.hpp"
 #include "io/checked.hpp"
 #include "ir/affine.hpp"
+#include "tensor/assemble.hpp"
 #include "tensor/describe.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/compiler.hpp"
@@ -204,13 +205,31 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
 
     // A dense output allocates a position per element: a shape whose product wraps past 2^63
     // would size it small, and the kernel would write past its end.
+    // And what those positions need below them (the next level's pos array, or the values)
+    // follows the shape too: more than the machine's memory is an error before the kernel runs.
     for (const auto& name : plan.outputs) {
         const Tensor& t = output(name);
-        if (!dense_top_positions(t.shape(), t.format()))
+        std::optional<int64_t> positions = dense_top_positions(t.shape(), t.format());
+        if (!positions)
             throw Error(fmt::format("output {} of shape {} is stored {}, which needs a position for "
                                     "each of its elements, and their number does not fit 64 bits; "
                                     "ask for a sparse format for it",
                                     name, shape_text(t.shape()), t.format().to_string()));
+        const auto& levels = t.format().levels();
+        size_t below = 0;
+        while (below < levels.size() && levels::properties_of(levels[below]).implicit) ++below;
+        try {
+            if (below == levels.size()) {
+                if (t.format().leaf() == Leaf::Element)
+                    detail::check_shape_storage(t.shape(), t.format(), static_cast<int>(below), *positions,
+                                                type_size(t.type()), "its values");
+            } else if (levels[below].kind == "sparselist" || levels[below].kind == "coo") {
+                detail::check_shape_storage(t.shape(), t.format(), static_cast<int>(below), *positions,
+                                            sizeof(int64_t), "the pos array of its " + levels[below].kind + " level");
+            }
+        } catch (const Error& e) {
+            throw Error("output " + name + ": " + e.message());
+        }
     }
 
     std::vector<RawBuffer*> buffers;

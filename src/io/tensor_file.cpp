@@ -31,6 +31,11 @@ Tensor read_tensor(const std::string& path, const ReadOptions& options) {
                                                : read_frostt(path, options);
 }
 
+std::optional<int> file_type_ndims(const std::string& path, const ReadOptions& options) {
+    if (kind_of(path) == Kind::MatrixMarket) return options.ndims.value_or(2);
+    return std::nullopt;
+}
+
 std::string io::tensor_file_text(const Tensor& t, const std::string& path,
                                  const WriteOptions& options) {
     return kind_of(path) == Kind::MatrixMarket ? io::matrix_market_text(t, path, options)

@@ -2,7 +2,10 @@
 #include "tensor/assemble.hpp"
 
 #include <algorithm>
+#include <new>
 #include <numeric>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -102,14 +105,61 @@ void sort_and_merge(Entries& entries, std::span<const int> mode_order,
 
 namespace {
 
-// root_parents: 1 for a tensor (the root's parent is one position), 0 for unbuilt storage.
-Assembled assemble_levels(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
-                          const Format& format, const Entries& sorted, int64_t root_parents) {
+// The memory of this machine, in bytes (0 when it cannot be told).
+uint64_t physical_memory() {
+    long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+
+std::string bytes_text(double bytes) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 6) {
+        bytes /= 1024;
+        ++u;
+    }
+    return u == 0 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.1f} {}", bytes, units[u]);
+}
+
+} // namespace
+
+// Some storage follows the shape, not the stored entries: a level with a positions array holds
+// one per parent position (a csr's pos, one per row), and the values one per leaf position (all
+// of them under dense levels). Where that is more than the machine's memory, the tensor cannot
+// be built in this format: say so, with the shape and the memory, before allocating, instead of
+// a bad_alloc (or the OOM killer) later.
+void check_shape_storage(std::span<const int64_t> shape, const Format& format, int level,
+                         int64_t positions, size_t bytes_each, const std::string& what) {
+    uint64_t memory = physical_memory();
+    double need = (static_cast<double>(positions) + 1) * static_cast<double>(bytes_each);
+    if (memory == 0 || need <= static_cast<double>(memory)) return;
+    throw Error(fmt::format(
+        "a tensor of shape {} stored {} needs {} for {} (level {}: {} positions, which follow the "
+        "shape, not the stored entries), more than this machine's {} of memory; store it in a "
+        "format that grows with the entries (coo, dcsr)",
+        shape_text(shape), format.to_string(), bytes_text(need), what, level, positions,
+        bytes_text(static_cast<double>(memory))));
+}
+
+namespace {
+
+Assembled assemble_levels_unchecked(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                                    const Format& format, const Entries& sorted, int64_t root_parents) {
     Assembled out;
     std::vector<int64_t> parents(static_cast<size_t>(sorted.size()), 0);
     int64_t num_parents = root_parents;
     std::vector<LevelSpec> chosen;
+    int level = 0;
     for (const LevelSpec& spec : format.levels()) {
+        LevelSpec wide = spec; // buffers() asks for a width; which one does not matter here
+        wide.index_bits = 64;
+        for (const auto& b : levels::level_format(spec.kind).buffers(wide))
+            if (b.role == levels::BufferRole::Positions) {
+                check_shape_storage(shape, format, level, num_parents, sizeof(int64_t),
+                                    fmt::format("the {} array of its {} level", b.name, spec.kind));
+                break;
+            }
+        ++level;
         levels::LevelInput in;
         in.num_parents = num_parents;
         in.parents = parents;
@@ -125,10 +175,25 @@ Assembled assemble_levels(std::span<const int64_t> shape, ValueType type, const 
         parents = std::move(b.positions);
         num_parents = b.num_positions;
     }
+    if (format.leaf() == Leaf::Element)
+        check_shape_storage(shape, format, level, num_parents, type_size(type), "its values");
     out.values = levels::leaf_format(format.leaf())
                      .build(type, fill, num_parents, parents, sorted.values);
     out.format = Format(std::move(chosen), format.leaf());
     return out;
+}
+
+
+// root_parents: 1 for a tensor (the root's parent is one position), 0 for unbuilt storage.
+Assembled assemble_levels(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                          const Format& format, const Entries& sorted, int64_t root_parents) {
+    try {
+        return assemble_levels_unchecked(shape, type, fill, format, sorted, root_parents);
+    } catch (const std::bad_alloc&) {
+        throw Error(fmt::format("out of memory building a tensor of shape {} stored {} with {} "
+                                "entries",
+                                shape_text(shape), format.to_string(), sorted.size()));
+    }
 }
 
 } // namespace

@@ -30,6 +30,13 @@ struct Assembled {
 };
 
 /// Builds every level and the leaf for entries that are sorted and unique in storage order.
+/// Throws Error when `positions` + 1 elements of `bytes_each` bytes, storage of `format` that
+/// follows the shape rather than the stored entries (`what`, at `level`: a csr's pos array, one
+/// per row), are more than this machine's memory: the message names the shape, the format and
+/// both amounts, and suggests a format that grows with the entries. Checked before allocating.
+void check_shape_storage(std::span<const int64_t> shape, const Format& format, int level,
+                         int64_t positions, size_t bytes_each, const std::string& what);
+
 Assembled assemble(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
                    const Format& format, const Entries& sorted);
 

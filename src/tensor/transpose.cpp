@@ -98,6 +98,9 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     bool narrow_in = inner.buffer("crd").type() == ValueType::Int32;
     LevelSpec outer = target.levels()[0], list = target.levels()[1];
     outer.index_bits = levels::choose_index_bits(outer.index_bits, n_new, "dense");
+    // The new pos array has one entry per row of the target: it follows the shape, whatever
+    // the stored entries (2^40 rows of 3 entries would be 8 TiB).
+    check_shape_storage(source.shape(), target, 1, n_new, sizeof(int64_t), "the pos array of its sparselist level");
     Buffer values(source.type(), 0);
     Buffer crd;
     std::vector<int64_t> pos;

@@ -28,12 +28,16 @@ void convert_file(const ConvertOptions& o) {
     ReadOptions read;
     if (!o.type.empty()) read.type = parse_type(o.type);
     if (!o.fill.empty()) read.fill = parse_fill(o.fill, read.type);
-    Tensor source = read_file_argument(in.path, read);
     if (in.format) {
-        // The number of dimensions (which a preset like "dense" needs) comes from the file.
-        read.format = Format::parse(*in.format, source.ndims());
-        source = read_tensor(in.path, read);
+        // A preset like "dense" needs the number of dimensions: a .mtx file has 2; a .tns file's
+        // entries say, and its default format (coo) grows with them. Never read in the default
+        // of a .mtx (csr) first: its row pointers follow the shape, and a 2^40-row file of 3
+        // entries asked for as coo would fail for want of 8 TiB.
+        std::optional<int> ndims = file_type_ndims(in.path, read);
+        if (!ndims) ndims = read_file_argument(in.path, read).ndims();
+        read.format = Format::parse(*in.format, *ndims);
     }
+    Tensor source = read_file_argument(in.path, read);
     Format target = out.format ? Format::parse(*out.format, source.ndims()) : source.format();
     Conversion c = convert_compiled(source, target);
     WriteOptions write_options;
