@@ -82,6 +82,38 @@ void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, c
         return;
     }
 
+    // The extent ends inside the list (a window, a shifted or masked read): the chunks that end
+    // inside it in the position loop, stopped by the first that reaches past it, which is then
+    // lowered truncated.
+    if (lone && lone->positions && !guard && pr.le(ext.hi, lone->positions->last_stop) &&
+        pr.difference(ext.lo, ext.hi) != 1) {
+        const PositionLoop& pl = *lone->positions;
+        size_t mark = pr.mark();
+        auto code = ctx.capture([&] {
+            auto steps = open_step(ctx, nodes, true);
+            pr.assume_le(steps.front().stop, ext.hi);
+            Extent step{start, steps.front().stop};
+            lower_step(step, step_body(ctx, index, ext, step, steps, body));
+            ctx.emit(cast::assign(start, steps.front().stop));
+        });
+        pr.rollback(mark);
+        cast::Expr inside = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Lt, pl.p, pl.end),
+                                      cast::bin(cast::BinaryOp::Le, lone->stop, ext.hi));
+        ctx.emit(cast::For::make(std::nullopt, inside, cast::Increment::make(pl.p), cast::Block::make(code)));
+        // start < ext.hi <= last_stop: the list is not exhausted, and its chunk ends past ext.hi.
+        mark = pr.mark();
+        auto rest = ctx.capture([&] {
+            auto steps = open_step(ctx, nodes, true);
+            pr.assume_le(c_add(ext.hi, 1), steps.front().stop);
+            Extent step{start, ext.hi};
+            lower_step(step, step_body(ctx, index, ext, step, steps, body));
+        });
+        pr.rollback(mark);
+        if (!rest.empty())
+            ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, start, ext.hi), cast::Block::make(rest)));
+        return;
+    }
+
     // One index: after the seek every chunk reaches past it, so a single step covers it.
     bool single = pr.difference(ext.lo, ext.hi) == 1;
     size_t mark = pr.mark();
