@@ -39,41 +39,44 @@ private:
             if (!i || i->slice) return std::nullopt;
             written.insert(i->name);
         }
-        // A compound read of a sparse tensor that a reduction index moves (its offsets), and no
-        // read of the output (its elements would be read in another order).
-        std::vector<std::string> offsets, by_levels;
-        bool reads_output = false;
+        // A compound read of a sparse tensor that a reduction index moves (an offset), and no
+        // read of the output (its elements would be read in another order). Its levels give the
+        // order: an outer level's own index, then its offsets (a row of the output stays in cache
+        // while the filter's rows pass over it); the last level's offsets, then its index (each
+        // offset streams the fibre once, shifted, instead of visiting windows).
+        std::vector<std::string> sequence;
+        bool found = false, reads_output = false;
         ir::visit(a.rhs, [&](const ir::Expr& e) {
             const auto* acc = e->as<ir::Access>();
             if (!acc) return;
             reads_output |= acc->tensor == out;
-            if (dense(acc->tensor) || !signatures_.count(acc->tensor) || !offsets.empty()) return;
-            std::vector<std::string> found, levels;
-            for (int mode : signatures_.at(acc->tensor).format.mode_order()) {
-                const ir::Expr& s = acc->indices.at(static_cast<size_t>(mode));
+            if (found || dense(acc->tensor) || !signatures_.count(acc->tensor)) return;
+            std::vector<int> modes = signatures_.at(acc->tensor).format.mode_order();
+            std::vector<std::string> seq;
+            for (size_t k = 0; k < modes.size(); ++k) {
+                const ir::Expr& s = acc->indices.at(static_cast<size_t>(modes[k]));
                 const ir::Expr* inner = ir::permissive_inner(s);
                 auto affine = ir::affine_of(inner ? *inner : s);
                 if (!affine) continue;
-                for (const auto& t : affine->terms) {
-                    bool offset = affine->terms.size() > 1 && !written.count(t.index);
-                    auto& list = offset ? found : levels;
-                    if (std::find(list.begin(), list.end(), t.index) == list.end()) list.push_back(t.index);
-                }
+                std::vector<std::string> own, offsets;
+                for (const auto& t : affine->terms)
+                    (affine->terms.size() > 1 && !written.count(t.index) ? offsets : own).push_back(t.index);
+                found |= !offsets.empty();
+                bool last = k + 1 == modes.size();
+                for (const auto& i : last ? offsets : own) seq.push_back(i);
+                for (const auto& i : last ? own : offsets) seq.push_back(i);
             }
-            if (!found.empty()) offsets = found, by_levels = levels;
+            if (found) sequence = seq;
         });
-        if (offsets.empty() || reads_output) return std::nullopt;
-        // The offsets outermost, then the sparse tensor's other indices in its storage order, then
-        // the rest as written; the reduction indices keep their order (each element's sum does).
+        if (!found || reads_output) return std::nullopt;
+        // The rest as written; the reduction indices keep their order (each element's sum does).
         std::vector<const ir::For*> order;
         auto place = [&](const std::string& index) {
             for (const auto* f : nest.loops)
                 if (f->index == index && std::find(order.begin(), order.end(), f) == order.end())
                     order.push_back(f);
         };
-        for (const auto* f : nest.loops)
-            if (std::count(offsets.begin(), offsets.end(), f->index)) place(f->index);
-        for (const auto& index : by_levels) place(index);
+        for (const auto& index : sequence) place(index);
         for (const auto* f : nest.loops) place(f->index);
         std::vector<std::string> before, after;
         for (const auto* f : nest.loops)
