@@ -18,6 +18,7 @@
 
 #include "codegen/compiler.hpp"
 #include "codegen/jit_testing.hpp"
+#include "cli_test_util.hpp"
 #include "codegen_test_util.hpp"
 #include "siskin/codegen/jit.hpp"
 
@@ -26,27 +27,10 @@ namespace {
 
 using codegen_test::expect_error;
 using codegen_test::ScopedEnv;
+using codegen_test::call_answer;
 using codegen_test::TempDir;
+using codegen_test::unique_source;
 namespace fs = std::filesystem;
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// A source no other test compiles, so its key is new.
-std::string unique_source(std::string_view tag, int value) {
-    static std::atomic<int> counter{0};
-    return fmt::format("#include \"siskin_prelude.h\"\n/* {} {} {} */\n"
-                       "int64_t answer(int64_t x) {{ return siskin_max_i64(x, 0) + {}; }}\n",
-                       tag, getpid(), counter++, value);
-}
-
-int64_t call_answer(const JitResult& r, int64_t x) {
-    return r.library->function<int64_t(int64_t)>("answer")(x);
-}
 
 std::vector<std::string> files_in(const std::string& dir) {
     std::vector<std::string> names;
@@ -117,7 +101,7 @@ TEST_F(CodegenJit, NewProcessStateLoadsFromDiskWithoutTheCompiler) {
     std::string src = unique_source("disk", 2);
     JitResult first = jit_compile(src, options_);
     ASSERT_EQ(first.cache, CacheStatus::Miss);
-    std::string log_after_compile = read_text(log);
+    std::string log_after_compile = test::file_contents(log);
     EXPECT_NE(log_after_compile.find("--version"), std::string::npos);
     EXPECT_NE(log_after_compile.find("-shared"), std::string::npos);
 
@@ -128,7 +112,7 @@ TEST_F(CodegenJit, NewProcessStateLoadsFromDiskWithoutTheCompiler) {
     EXPECT_EQ(second.library->key(), first.library->key());
     EXPECT_NE(second.library.get(), first.library.get());
     EXPECT_EQ(call_answer(second, 1), 3);
-    EXPECT_EQ(read_text(log), log_after_compile) << "the compiler ran for a disk hit";
+    EXPECT_EQ(test::file_contents(log), log_after_compile) << "the compiler ran for a disk hit";
     EXPECT_EQ(cache_status_name(second.cache), "hit (disk)");
 }
 
@@ -318,7 +302,7 @@ TEST_F(CodegenJit, SyntaxErrorKeepsTheSourceAndNamesIt) {
     size_t at = message.find(cache_.path() + "/failed-");
     ASSERT_NE(at, std::string::npos) << message;
     std::string kept = message.substr(at, message.find(".c", at + cache_.path().size()) + 2 - at);
-    EXPECT_EQ(read_text(kept), src);
+    EXPECT_EQ(test::file_contents(kept), src);
     EXPECT_NE(message.find("error"), std::string::npos) << message;
     // The compiler's messages point at the kept file, line 2.
     EXPECT_NE(message.find(kept + ":2:"), std::string::npos) << message;
@@ -340,7 +324,7 @@ TEST_F(CodegenJit, CompilerVersionIsKeptInTheCacheDirectory) {
     ASSERT_FALSE(id.version.empty());
     std::string memo = compiler_version_memo(cache_.path(), id.path, id.real_path);
     ASSERT_FALSE(memo.empty());
-    EXPECT_EQ(read_text(memo), id.version);
+    EXPECT_EQ(test::file_contents(memo), id.version);
     // A memo is believed: for a name whose memo is planted, the compiler is not asked.
     const std::string second = bin.path() + "/cc-second";
     fs::create_symlink(real, second);

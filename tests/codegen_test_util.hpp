@@ -1,14 +1,19 @@
 #pragma once
 // Helpers shared by the codegen tests: a private temporary directory, scoped environment
 // variables, and a check that a call throws siskin::Error with a given message.
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include "siskin/codegen/jit.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::codegen_test {
@@ -70,6 +75,20 @@ template <class F, class... S> void expect_error(F&& f, const S&... needles) {
         for (std::string_view n : {std::string_view(needles)...})
             EXPECT_NE(what.find(n), std::string::npos) << "'" << n << "' not in: " << what;
     }
+}
+
+/// A C source no other test compiles (a fresh JIT cache key): `answer(x)` returns max(x, 0) +
+/// value.
+inline std::string unique_source(std::string_view tag, int value) {
+    static std::atomic<int> counter{0};
+    return fmt::format("#include \"siskin_prelude.h\"\n/* {} {} {} */\n"
+                       "int64_t answer(int64_t x) {{ return siskin_max_i64(x, 0) + {}; }}\n",
+                       tag, getpid(), counter++, value);
+}
+
+/// Calls the `answer` of a library built from unique_source.
+inline int64_t call_answer(const codegen::JitResult& r, int64_t x) {
+    return r.library->function<int64_t(int64_t)>("answer")(x);
 }
 
 } // namespace siskin::codegen_test

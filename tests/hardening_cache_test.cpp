@@ -18,6 +18,7 @@
 
 #include "codegen/cache.hpp"
 #include "codegen/jit_testing.hpp"
+#include "cli_test_util.hpp"
 #include "codegen_test_util.hpp"
 #include "siskin/codegen/jit.hpp"
 
@@ -26,31 +27,14 @@ namespace {
 
 using codegen_test::expect_error;
 using codegen_test::ScopedEnv;
+using codegen_test::call_answer;
 using codegen_test::TempDir;
+using codegen_test::unique_source;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void write_text(const std::string& path, std::string_view text) {
     std::ofstream(path, std::ios::binary) << text;
-}
-
-// A source no other test compiles, so its key is new.
-std::string unique_source(std::string_view tag, int value) {
-    static std::atomic<int> counter{0};
-    return fmt::format("#include \"siskin_prelude.h\"\n/* hardening {} {} {} */\n"
-                       "int64_t answer(int64_t x) {{ return siskin_max_i64(x, 0) + {}; }}\n",
-                       tag, getpid(), counter++, value);
-}
-
-int64_t call_answer(const JitResult& r, int64_t x) {
-    return r.library->function<int64_t(int64_t)>("answer")(x);
 }
 
 std::vector<std::string> names_starting(const std::string& dir, std::string_view prefix) {
@@ -71,7 +55,7 @@ std::string script(const TempDir& dir, std::string_view name, std::string_view b
 
 // Gone, or a zombie waiting for a parent that does not reap (PID 1 in some containers).
 bool process_ended(pid_t pid) {
-    std::string stat = read_text(fmt::format("/proc/{}/stat", pid));
+    std::string stat = test::file_contents(fmt::format("/proc/{}/stat", pid));
     if (stat.empty()) return true;
     size_t paren = stat.rfind(')');
     return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
@@ -143,7 +127,7 @@ TEST_F(Hardening, Case5_StuckCompilerIsStoppedAtTheTimeLimit) {
                  "set SISKIN_CC_TIMEOUT to more seconds, or to 0 for no limit",
                  "the source is kept at " + cache_.path() + "/failed-", cc);
     EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
-    pid_t sleeper = std::stoi(read_text(pid_file));
+    pid_t sleeper = std::stoi(test::file_contents(pid_file));
     EXPECT_TRUE(ends_within(sleeper, std::chrono::seconds(5)))
         << "the compiler's child outlived it: " << sleeper;
     EXPECT_TRUE(names_starting(cache_.path(), "tmp-").empty());
@@ -199,7 +183,7 @@ TEST_F(Hardening, Case5_OversizedSourceIsRefusedBeforeCompiling) {
                      fmt::format("the generated C is {} bytes", src.size()),
                      "over the limit of 1000 bytes (SISKIN_MAX_C_BYTES)",
                      "Set SISKIN_MAX_C_BYTES to more bytes, or to 0 for no limit");
-        EXPECT_EQ(read_text(log).find("-shared"), std::string::npos) << "the compiler ran";
+        EXPECT_EQ(test::file_contents(log).find("-shared"), std::string::npos) << "the compiler ran";
         options_.max_c_bytes = 100;
         expect_error([&] { jit_compile(src, options_); }, "(JitOptions::max_c_bytes)");
         options_.max_c_bytes.reset();
@@ -229,7 +213,7 @@ TEST_F(Hardening, Case11_TruncatedKernelIsRebuiltNotLoaded) {
     std::string src = unique_source("truncated", 11);
     JitResult r = jit_compile(src, options_);
     std::string path = r.library->path();
-    const std::string whole = read_text(path);
+    const std::string whole = test::file_contents(path);
     ASSERT_GT(whole.size(), 12u * 1024) << "a kernel smaller than the cases of the issue";
     for (size_t keep : {size_t{1024}, size_t{12 * 1024}, whole.size() - 1}) {
         forget(r);
@@ -265,7 +249,7 @@ TEST_F(Hardening, Case11_AnotherKernelInItsPlaceIsRebuiltNotLoaded) {
     std::string mine = unique_source("mine", 100), other = unique_source("other", 200);
     JitResult a = jit_compile(mine, options_), b = jit_compile(other, options_);
     std::string path = a.library->path(), other_path = b.library->path();
-    const std::string other_bytes = read_text(other_path);
+    const std::string other_bytes = test::file_contents(other_path);
     forget(a);
     forget(b);
 
@@ -283,7 +267,7 @@ TEST_F(Hardening, Case11_AnotherKernelInItsPlaceIsRebuiltNotLoaded) {
     EXPECT_NE(a.discarded.find("symbolic link"), std::string::npos) << a.discarded;
     EXPECT_EQ(call_answer(a, 1), 101);
     EXPECT_TRUE(S_ISREG(mode_of(path))) << "the link is still there";
-    EXPECT_EQ(read_text(other_path), other_bytes);
+    EXPECT_EQ(test::file_contents(other_path), other_bytes);
 }
 
 // Not a file of this user's that only they may write: a FIFO (the check must not hang opening
@@ -292,7 +276,7 @@ TEST_F(Hardening, Case11_EntryThatIsNotAPrivateFileIsRebuilt) {
     std::string src = unique_source("fifo", 300);
     JitResult r = jit_compile(src, options_);
     std::string path = r.library->path();
-    const std::string whole = read_text(path);
+    const std::string whole = test::file_contents(path);
     forget(r);
 
     fs::remove(path);
@@ -373,7 +357,7 @@ TEST_F(Hardening, Case11_StaleTemporariesAndOldFailedSourcesAreSwept) {
     expected.push_back("tmp-bbbb-1-3.c");
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(left, expected);
-    EXPECT_EQ(read_text(outside / "target"), "keep me");
+    EXPECT_EQ(test::file_contents(outside / "target"), "keep me");
 }
 
 } // namespace
