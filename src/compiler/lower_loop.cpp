@@ -26,7 +26,8 @@ namespace siskin::compiler {
 namespace {
 
 // Hoist nodes reachable without entering a Select case (a case may only be evaluated once its
-// condition held), in order of appearance.
+// condition held) or another Hoist (its inner ones are emitted when the body without it is
+// lowered), in order of appearance.
 std::vector<const Hoist*> hoists_of(const LStmt& s) {
     std::vector<const Hoist*> out;
     std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
@@ -34,7 +35,6 @@ std::vector<const Hoist*> hoists_of(const LStmt& s) {
         case NodeKind::Hoist: {
             const auto* h = e->as<Hoist>();
             if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
-            walk(h->inner);
             return;
         }
         case NodeKind::Call:

@@ -34,12 +34,7 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
                                     "takes random-order writes (dense, or sparsebytemap last)",
                                     f.tensor->name, spec.kind),
                         Error::Kind::Unsupported);
-        LExpr located = f.write ? level.locate_write(ctx, f) : level.locate(ctx, f);
-        if (const auto* h = located->as<Hoist>()) { // one set-up list: the check first
-            check.insert(check.end(), h->pre.begin(), h->pre.end());
-            return Hoist::make(std::move(check), h->inner, h->post);
-        }
-        return Hoist::make(std::move(check), located, {});
+        return Hoist::make(std::move(check), f.write ? level.locate_write(ctx, f) : level.locate(ctx, f), {});
     }
     if (!f.write) return level.locate(ctx, f);
     if (f.tensor->properties(f.level).append_only)
