@@ -26,5 +26,11 @@ std::vector<std::shared_ptr<const Assign>> arg_reduction(std::shared_ptr<const A
                                                          std::shared_ptr<const Access> index,
                                                          bool max, const Expr& e,
                                                          const std::string& reduced, Position pos);
+/// The same, recording the value of `position` (an expression of the reduced indices that
+/// grows with their C order, such as the linear position `i*n + j` over two of them).
+std::vector<std::shared_ptr<const Assign>> arg_reduction(std::shared_ptr<const Access> value,
+                                                         std::shared_ptr<const Access> index,
+                                                         bool max, const Expr& e,
+                                                         const Expr& position, Position pos);
 
 } // namespace siskin::ir

@@ -1,0 +1,177 @@
+// compute(): the expression's program, its result format, and the run.
+#include <set>
+
+#include "array/array_program.hpp"
+#include "array/node.hpp"
+#include "siskin/error.hpp"
+#include "siskin/ir/text.hpp"
+
+namespace siskin {
+
+using namespace array_detail;
+using Kind = Array::Node::Kind;
+
+namespace {
+
+bool sparse_tensor(const Array::Node& n) {
+    if (n.kind != Kind::Tensor || n.shape.empty()) return false;
+    for (const LevelSpec& l : n.tensor->format().levels())
+        if (l.kind != "dense") return true;
+    return false;
+}
+
+/// Whether `a` sits at its fill wherever its sparse tensors do (so a sparse result suits it):
+/// a product needs one sparse factor, a sum or a unary operator needs every array operand
+/// sparse. An approximation that only picks the default format, never the values.
+bool structurally_sparse(const Array& a) {
+    const Array::Node& n = a.node();
+    auto operand = [](const Array& c) { return c.node().kind == Kind::Scalar || structurally_sparse(c); };
+    switch (n.kind) {
+    case Kind::Tensor:
+        return sparse_tensor(n);
+    case Kind::Scalar:
+    case Kind::ArgReduce:
+        return false;
+    case Kind::View:
+    case Kind::Reduce:
+        return structurally_sparse(n.children[0]);
+    case Kind::Einsum:
+        for (const Array& c : n.children)
+            if (structurally_sparse(c)) return true;
+        return false;
+    case Kind::Call: {
+        static const std::set<std::string> products = {"mul", "and", "bitwise_and"};
+        static const std::set<std::string> first_decides = {"ldexp", "shl", "shr", "floordiv",
+                                                            "mod"};
+        if (products.count(n.op)) {
+            for (const Array& c : n.children)
+                if (c.node().kind != Kind::Scalar && structurally_sparse(c)) return true;
+            return false;
+        }
+        if (first_decides.count(n.op)) return structurally_sparse(n.children[0]);
+        if (n.op == "ifelse")
+            return operand(n.children[2]) &&
+                   (operand(n.children[1]) || structurally_sparse(n.children[0]));
+        bool any_array = false;
+        for (const Array& c : n.children) {
+            if (c.node().kind == Kind::Scalar) continue;
+            any_array = true;
+            if (!structurally_sparse(c)) return false;
+        }
+        return any_array;
+    }
+    }
+    return false;
+}
+
+/// The first sparse tensor below `a` (in operand order) and, for each of its dimensions, the
+/// dimension of `a` it becomes (none where it is reduced or read at a constant).
+struct LeadingTensor {
+    const Tensor* tensor;
+    std::vector<std::optional<int>> to_result;
+};
+
+std::optional<LeadingTensor> leading_sparse(const Array& a) {
+    const Array::Node& n = a.node();
+    if (n.kind == Kind::Tensor) {
+        if (!sparse_tensor(n)) return std::nullopt;
+        LeadingTensor t{n.tensor.get(), {}};
+        for (int d = 0; d < a.ndim(); ++d) t.to_result.push_back(d);
+        return t;
+    }
+    if (n.kind == Kind::Scalar || n.kind == Kind::ArgReduce) return std::nullopt;
+    for (size_t k = 0; k < n.children.size(); ++k) {
+        auto found = leading_sparse(n.children[k]);
+        if (!found) continue;
+        // Where each dimension of child k goes in `a`.
+        const Array& c = n.children[k];
+        std::vector<std::optional<int>> up(c.ndim());
+        int kept = 0;
+        for (int d = 0; d < c.ndim(); ++d) {
+            switch (n.kind) {
+            case Kind::Call: up[d] = d; break;
+            case Kind::View:
+                if (n.sources[d].from && n.sources[d].stride != 0) up[d] = *n.sources[d].from;
+                break;
+            case Kind::Reduce:
+                if (!n.reduced[d]) up[d] = kept++;
+                break;
+            case Kind::Einsum:
+                for (size_t o = 0; o < n.out_labels.size(); ++o)
+                    if (n.out_labels[o] == n.labels[k][d]) up[d] = static_cast<int>(o);
+                break;
+            default: break;
+            }
+        }
+        for (auto& r : found->to_result)
+            if (r) r = up[*r];
+        return found;
+    }
+    return std::nullopt;
+}
+
+/// Dense when the result is dense, else the leading sparse tensor's levels over the result's
+/// dimensions (its reduced dimensions dropped, dense levels outermost for the others).
+Format natural_format(const Array& a) {
+    if (!structurally_sparse(a)) return Format::dense(a.ndim());
+    auto lead = leading_sparse(a);
+    if (!lead) return Format::dense(a.ndim());
+    std::vector<LevelSpec> levels;
+    std::vector<bool> covered(a.ndim(), false);
+    for (const LevelSpec& l : lead->tensor->format().levels()) {
+        LevelSpec mapped{l.kind, {}, 0};
+        for (int m : l.modes) {
+            if (auto r = lead->to_result[m]; r && !covered[*r]) {
+                mapped.modes.push_back(*r);
+                covered[*r] = true;
+            }
+        }
+        if (!mapped.modes.empty()) levels.push_back(mapped);
+    }
+    std::vector<LevelSpec> outer;
+    for (int d = 0; d < a.ndim(); ++d)
+        if (!covered[d]) outer.push_back({"dense", {d}, 0});
+    levels.insert(levels.begin(), outer.begin(), outer.end());
+    try {
+        return Format(levels, Leaf::Element);
+    } catch (const Error&) {
+        return Format::dense(a.ndim());
+    }
+}
+
+bool all_dense(const Format& f) {
+    for (const LevelSpec& l : f.levels())
+        if (l.kind != "dense") return false;
+    return true;
+}
+
+} // namespace
+
+ir::Program Array::program() const { return build_program(*this).program; }
+
+std::string Array::program_text() const { return ir::print(program()); }
+
+Tensor Array::compute(const ComputeOptions& options) const {
+    ArrayProgram p = build_program(*this);
+    std::map<std::string, const Tensor*> inputs;
+    for (const auto& [name, t] : p.inputs) inputs[name] = t.get();
+    const Format format = options.format ? *options.format : natural_format(*this);
+    auto run = [&](const Format& f) {
+        auto outputs = p.outputs;
+        outputs[p.result].format = f;
+        auto results = options.interpret
+                           ? evaluate_reference(p.program, inputs, outputs)
+                           : evaluate_compiled(p.program, inputs, outputs, options.compile);
+        return std::move(results.at(p.result));
+    };
+    try {
+        return run(format);
+    } catch (const Error& e) {
+        // A result format the kernel cannot write directly: compute dense, then convert.
+        if (e.kind() != Error::Kind::Unsupported || all_dense(format)) throw;
+        Tensor dense = run(Format::dense(ndim()));
+        return convert(dense, format, options.compile);
+    }
+}
+
+} // namespace siskin
