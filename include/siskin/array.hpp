@@ -19,15 +19,18 @@
 // operation, its operands and the sizes.
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "siskin/compiler.hpp"
 #include "siskin/format.hpp"
 #include "siskin/ir/program.hpp"
+#include "siskin/reference.hpp"
 #include "siskin/tensor.hpp"
 #include "siskin/value.hpp"
 
@@ -69,6 +72,18 @@ struct ComputeOptions {
     CompileOptions compile = {};
 };
 
+/// What compute() runs: the program, its input tensors, every output's spec (dense temporaries
+/// and the result, whose format is resolved as compute() resolves it) and the result's name.
+/// For tools that compile once and run many times, or show the program.
+struct ArrayProgram {
+    ir::Program program;
+    std::map<std::string, std::shared_ptr<const Tensor>> inputs;
+    std::map<std::string, OutputSpec> outputs;
+    std::string result;
+    /// The inputs as evaluate_compiled and compile_for take them.
+    std::map<std::string, const Tensor*> input_pointers() const;
+};
+
 class Array {
 public:
     struct Node; // src/array/node.hpp
@@ -94,8 +109,10 @@ public:
 
     /// Evaluates the expression: one program, compiled (or interpreted) and run.
     Tensor compute(const ComputeOptions& options = {}) const;
-    /// The program compute() runs, its inputs and the name of the result.
+    /// The program compute() runs.
     ir::Program program() const;
+    /// The program with its inputs and outputs; `format` as in ComputeOptions.
+    ArrayProgram lower(std::optional<Format> format = {}) const;
     std::string program_text() const;
 
     /// NumPy indexing: integers, slices (any step), new axes and one ellipsis.
@@ -189,5 +206,15 @@ Array expand_dims(const Array& a, int axis);
 /// Removes every size-1 axis, or the given ones (each must have size 1).
 Array squeeze(const Array& a, std::optional<std::vector<int>> axes = {});
 Array broadcast_to(const Array& a, const std::vector<int64_t>& shape);
+
+// ---- text ----
+
+/// An array expression in NumPy's spelling over the named arrays, as `siskin eval` reads it:
+/// `sum(A * B.T, axis=1)`, `A @ x`, `where(A > 0, A, 0)`, `A[1:5:2, ::2]`, `np.maximum(A, 1)`.
+/// Functions: every operator of the registry by name (ufuncs, user functions), the reductions,
+/// argmin/argmax, matmul/dot, tensordot, einsum('ij,jk->ik', ...), transpose/permute_dims,
+/// swapaxes, moveaxis, expand_dims, squeeze, broadcast_to; methods `A.sum(axis=0)` likewise;
+/// `A.T`. Errors point into the text (line, column, caret).
+Array parse_array_expression(std::string_view text, const std::map<std::string, Array>& names);
 
 } // namespace siskin

@@ -36,9 +36,9 @@ bool is_identifier(const std::string& s) {
 
 class Builder {
 public:
-    ArrayProgram build(const Array& root) {
+    ArrayProgram build(const Array& root, const std::vector<int>& order) {
         out_.result = fresh("out");
-        emit(root, out_.result);
+        emit(root, out_.result, order);
         out_.outputs[out_.result].type = root.dtype();
         out_.outputs[out_.result].shape = root.shape();
         out_.program.body = stmts_.size() == 1 ? stmts_[0] : ir::Block::make(stmts_);
@@ -54,7 +54,8 @@ private:
 
     std::string fresh(const std::string& base) {
         for (int k = 0;; ++k) {
-            std::string name = k == 0 && base != "t" && base != "tmp" ? base : fmt::format("{}{}", base, k);
+            std::string name =
+                k == 0 && base != "t" && base != "tmp" ? base : fmt::format("{}{}", base, k);
             if (used_.insert(name).second) return name;
         }
     }
@@ -162,18 +163,22 @@ private:
         return body;
     }
 
-    /// Statements that write `a` into `target`, in C order over its dimensions.
-    void emit(const Array& a, const std::string& target) {
+    /// Statements that write `a` into `target`, looping over its dimensions in `order` (the
+    /// storage order of its format, so that every level can be appended to; empty: C order),
+    /// reduced indices inside.
+    void emit(const Array& a, const std::string& target, std::vector<int> order = {}) {
         const Array::Node& n = a.node();
+        if (order.empty())
+            for (int d = 0; d < a.ndim(); ++d) order.push_back(d);
         std::vector<Loop> loops;
         std::vector<ir::Expr> lhs_idx;
         std::vector<Sub> subs;
         for (int64_t size : n.shape) {
             std::string i = fresh_index();
-            loops.push_back({i, size});
             lhs_idx.push_back(ir::Index::make(i));
             subs.push_back({i, 0, 1, size});
         }
+        for (int d : order) loops.push_back({*subs[d].index, n.shape[d]});
         auto lhs = ir::Access::make(target, lhs_idx);
         if (n.kind == Kind::Reduce || n.kind == Kind::ArgReduce) {
             const Array& child = n.children[0];
@@ -247,6 +252,8 @@ private:
 
 } // namespace
 
-ArrayProgram build_program(const Array& root) { return Builder().build(root); }
+ArrayProgram build_program(const Array& root, const std::vector<int>& order) {
+    return Builder().build(root, order);
+}
 
 } // namespace siskin::array_detail

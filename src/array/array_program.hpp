@@ -6,20 +6,15 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "siskin/array.hpp"
 #include "siskin/reference.hpp"
 
 namespace siskin::array_detail {
 
-struct ArrayProgram {
-    ir::Program program;
-    std::map<std::string, std::shared_ptr<const Tensor>> inputs;
-    /// Every output: the temporaries (dense) and the result (format left unset).
-    std::map<std::string, OutputSpec> outputs;
-    std::string result;
-};
-
-ArrayProgram build_program(const Array& root);
+/// The program of `root`, the result's format left unset; the result's loops run over its
+/// dimensions in `order` (empty: C order).
+ArrayProgram build_program(const Array& root, const std::vector<int>& order = {});
 
 } // namespace siskin::array_detail

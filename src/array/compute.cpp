@@ -147,15 +147,29 @@ bool all_dense(const Format& f) {
 
 } // namespace
 
+std::map<std::string, const Tensor*> ArrayProgram::input_pointers() const {
+    std::map<std::string, const Tensor*> out;
+    for (const auto& [name, t] : inputs) out[name] = t.get();
+    return out;
+}
+
 ir::Program Array::program() const { return build_program(*this).program; }
+
+ArrayProgram Array::lower(std::optional<Format> format) const {
+    // The result's loops follow its format's storage order, so a csc result (a transposed csr
+    // operand) is appended column by column, reading the operand row by row.
+    const Format f = format ? *format : natural_format(*this);
+    ArrayProgram p = build_program(*this, f.ndims() == ndim() ? f.mode_order() : std::vector<int>{});
+    p.outputs[p.result].format = f;
+    return p;
+}
 
 std::string Array::program_text() const { return ir::print(program()); }
 
 Tensor Array::compute(const ComputeOptions& options) const {
-    ArrayProgram p = build_program(*this);
-    std::map<std::string, const Tensor*> inputs;
-    for (const auto& [name, t] : p.inputs) inputs[name] = t.get();
-    const Format format = options.format ? *options.format : natural_format(*this);
+    const ArrayProgram p = lower(options.format);
+    const std::map<std::string, const Tensor*> inputs = p.input_pointers();
+    const Format format = *p.outputs.at(p.result).format;
     auto run = [&](const Format& f) {
         auto outputs = p.outputs;
         outputs[p.result].format = f;

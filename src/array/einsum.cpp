@@ -154,20 +154,22 @@ Array tensordot(const Array& a, const Array& b, int axes) {
     return tensordot(a, b, aa, bb);
 }
 
-Array matmul(const Array& a0, const Array& b0) {
-    if (a0.ndim() == 0 || b0.ndim() == 0)
+Array matmul(const Array& a, const Array& b) {
+    if (a.ndim() == 0 || b.ndim() == 0)
         throw Error(fmt::format("matmul: {} is a scalar; use * to scale",
-                                describe(a0.ndim() == 0 ? a0 : b0)));
-    Array a = a0.ndim() == 1 ? expand_dims(a0, 0) : a0;
-    Array b = b0.ndim() == 1 ? expand_dims(b0, 1) : b0;
-    const int64_t ka = a.shape()[a.ndim() - 1], kb = b.shape()[b.ndim() - 2];
+                                describe(a.ndim() == 0 ? a : b)));
+    // A 1-D operand is a row (left) or a column (right) whose dimension the result drops: it
+    // simply has no row or column label.
+    const int64_t ka = a.shape()[a.ndim() - 1];
+    const int64_t kb = b.shape()[b.ndim() == 1 ? 0 : b.ndim() - 2];
     if (ka != kb)
-        throw Error(fmt::format("matmul: the last dimension of {} has size {} but the "
-                                "second-to-last of {} has size {}",
-                                describe(a0), ka, describe(b0), kb));
+        throw Error(fmt::format("matmul: the last dimension of {} has size {} but the {} of {} "
+                                "has size {}", describe(a), ka,
+                                b.ndim() == 1 ? "only dimension" : "second-to-last", describe(b),
+                                kb));
     // Batch dimensions broadcast against each other.
-    std::vector<int64_t> sa(a.shape().begin(), a.shape().end() - 2);
-    std::vector<int64_t> sb(b.shape().begin(), b.shape().end() - 2);
+    std::vector<int64_t> sa(a.shape().begin(), a.shape().end() - std::min(a.ndim(), 2));
+    std::vector<int64_t> sb(b.shape().begin(), b.shape().end() - std::min(b.ndim(), 2));
     const size_t rank = std::max(sa.size(), sb.size());
     std::vector<int64_t> batch(rank, 1);
     for (const auto* s : {&sa, &sb}) {
@@ -177,35 +179,35 @@ Array matmul(const Array& a0, const Array& b0) {
             if (d == o || d == 1) continue;
             if (o != 1)
                 throw Error(fmt::format("matmul: the batch dimensions of {} and {} do not "
-                                        "broadcast together", describe(a0), describe(b0)));
+                                        "broadcast together", describe(a), describe(b)));
             o = d;
         }
     }
     auto full = [&](const Array& x) {
+        if (x.ndim() <= 2) return x;
         std::vector<int64_t> s = batch;
         s.push_back(x.shape()[x.ndim() - 2]);
         s.push_back(x.shape()[x.ndim() - 1]);
         return broadcast_to(x, s);
     };
-    a = full(a);
-    b = full(b);
-    const int nb = static_cast<int>(batch.size());
-    std::vector<int> la, lb, out;
+    const int nb = static_cast<int>(rank);
+    const int row = nb, inner = nb + 1, column = nb + 2;
     std::vector<std::string> names;
-    for (int k = 0; k < nb; ++k) {
-        la.push_back(k);
-        lb.push_back(k);
-        out.push_back(k);
-        names.push_back(fmt::format("batch {}", k));
-    }
+    for (int k = 0; k < nb; ++k) names.push_back(fmt::format("batch {}", k));
     names.insert(names.end(), {"row", "inner", "column"});
-    la.insert(la.end(), {nb, nb + 1});
-    lb.insert(lb.end(), {nb + 1, nb + 2});
-    out.insert(out.end(), {nb, nb + 2});
-    Array r = contraction("matmul", {a, b}, {la, lb}, out, names);
-    if (b0.ndim() == 1) r = squeeze(r, std::vector<int>{r.ndim() - 1});
-    if (a0.ndim() == 1) r = squeeze(r, std::vector<int>{r.ndim() - (b0.ndim() == 1 ? 1 : 2)});
-    return r;
+    std::vector<int> la, lb, out;
+    for (int k = 0; k < nb; ++k) {
+        if (a.ndim() > 2) la.push_back(k);
+        if (b.ndim() > 2) lb.push_back(k);
+        out.push_back(k);
+    }
+    if (a.ndim() >= 2) la.push_back(row);
+    la.push_back(inner);
+    lb.push_back(inner);
+    if (b.ndim() >= 2) lb.push_back(column);
+    if (a.ndim() >= 2) out.push_back(row);
+    if (b.ndim() >= 2) out.push_back(column);
+    return contraction("matmul", {full(a), full(b)}, {la, lb}, out, names);
 }
 
 } // namespace siskin

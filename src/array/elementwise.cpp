@@ -50,7 +50,10 @@ Array ufunc(const std::string& name, const std::vector<Array>& given) {
     for (const Array& a : args) {
         types.push_back(a.dtype());
         fills.push_back(a.fill());
-        children.push_back(a.shape() == shape ? a : broadcast_to(a, shape));
+        // Constants stay 0-d: they read the same at every coordinate, and a bare constant
+        // operand is what the default format's sparsity test looks for.
+        bool constant = a.node().kind == Kind::Scalar;
+        children.push_back(a.shape() == shape || constant ? a : broadcast_to(a, shape));
     }
     ValueType type;
     try {

@@ -23,7 +23,8 @@ struct Array::Node {
     enum class Kind {
         Tensor,  // a stored tensor
         Scalar,  // a constant (0-d)
-        Call,    // an operator applied element by element; children have this node's shape
+        Call,    // an operator applied element by element; children have this node's shape,
+                 // or are 0-d constants
         View,    // index renaming of one child (transpose, slices, broadcasting, ...)
         Reduce,  // op= over `reduced` dimensions of the child (the others kept, in order)
         ArgReduce, // argmin/argmax: the C-order linear position of the first extreme

@@ -1,0 +1,31 @@
+#pragma once
+// The part of `siskin run` and `siskin eval` after the program is built: compile it once (or
+// use the reference evaluator), run it --repeat times, and write the outputs and --stats all or
+// nothing.
+#include <map>
+#include <string>
+
+#include "siskin/ir/program.hpp"
+#include "siskin/reference.hpp"
+#include "siskin/tensor.hpp"
+
+namespace siskin::cli {
+
+struct ExecuteOptions {
+    int repeat = 1;
+    bool interpret = false;
+    bool in_order = false;
+    std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
+    std::string stats_path; // empty: no --stats
+    bool fill_comment = false;
+};
+
+/// Runs `program` and writes each output named in `output_paths` to its file; returns every
+/// output of the last run.
+std::map<std::string, Tensor> execute(const ir::Program& program,
+                                      const std::map<std::string, const Tensor*>& input_ptrs,
+                                      const std::map<std::string, OutputSpec>& specs,
+                                      const std::map<std::string, std::string>& output_paths,
+                                      const ExecuteOptions& o);
+
+} // namespace siskin::cli
