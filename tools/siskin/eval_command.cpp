@@ -22,10 +22,9 @@ namespace {
 struct EvalOptions {
     std::string expression;
     std::vector<std::string> inputs, fills, types, function_files;
-    std::string output, stats_path, dump_after;
-    int repeat = 1;
-    bool print = false, show_program = false, interpret = false, in_order = false;
-    bool fill_comment = false;
+    std::string output;
+    bool print = false, show_program = false;
+    ExecuteOptions exec;
 };
 
 /// An input file: a format that spells only a vector (`sparselist(0)`, `dense(0)`) reads a
@@ -52,8 +51,8 @@ Tensor read_input(const TensorArgument& arg, const TensorOptions& options) {
 void run_eval(const EvalOptions& o) {
     for (const auto& path : o.function_files)
         define_functions(read_text_file(path, "functions"), path);
-    if (o.interpret && !o.dump_after.empty())
-        throw Error("--dump-after shows the compiler's passes, so it does not go with --interpret");
+    if (list_stages(o.exec.dump_after)) return;
+    check_execute_options(o.exec);
     std::map<std::string, int> names;
     std::vector<TensorArgument> args;
     for (const auto& text : o.inputs) {
@@ -82,19 +81,12 @@ void run_eval(const EvalOptions& o) {
         output_paths.erase("out");
     }
     if (o.show_program) std::cout << ir::print(p.program) << "\n";
-    if (output_paths.empty() && !o.print && o.stats_path.empty() && o.dump_after.empty()) {
+    if (output_paths.empty() && !o.print && o.exec.stats_path.empty() && o.exec.dump_after.empty()) {
         if (o.show_program) return;
         throw Error("the result goes nowhere: give -o FILE, --print (or --stats FILE to time the "
                     "run, --show-program to see the program)");
     }
-    ExecuteOptions exec;
-    exec.repeat = o.repeat;
-    exec.interpret = o.interpret;
-    exec.in_order = o.in_order;
-    exec.dump_after = o.dump_after;
-    exec.stats_path = o.stats_path;
-    exec.fill_comment = o.fill_comment;
-    auto results = execute(p.program, p.input_pointers(), p.outputs, output_paths, exec);
+    auto results = execute(p.program, p.input_pointers(), p.outputs, output_paths, o.exec);
     if (o.print) std::cout << results.at(p.result).to_string() << "\n";
 }
 
@@ -118,19 +110,7 @@ void add_eval_command(CLI::App& app) {
                   "Print the siskin program the expression compiles to");
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the expression may call");
-    cmd->add_option("--stats", options->stats_path,
-                    "Write timing, compile and storage statistics as JSON");
-    cmd->add_option("--repeat", options->repeat, "Run the program N times (for --stats)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_flag("--interpret", options->interpret,
-                  "Use the dense reference evaluator instead of compiled code");
-    cmd->add_flag("--in-order", options->in_order,
-                  "Sum floats in the order of the loops, as the reference evaluator does");
-    cmd->add_option("--dump-after", options->dump_after,
-                    "Print what compiler stage STAGE leaves (or all) to stderr");
-    cmd->add_flag("--fill-comment", options->fill_comment,
-                  "Write a sparse result with a non-zero fill to a .mtx file anyway (fill in a "
-                  "comment)");
+    add_execute_options(*cmd, options->exec);
     cmd->callback([options] { run_eval(*options); });
 }
 

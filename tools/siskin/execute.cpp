@@ -42,6 +42,27 @@ CompiledProgram compile_or_explain(const ir::Program& program,
 
 } // namespace
 
+void add_execute_options(CLI::App& cmd, ExecuteOptions& o) {
+    cmd.add_option("--stats", o.stats_path, "Write timing, compile and storage statistics as JSON");
+    cmd.add_option("--repeat", o.repeat, "Run the program N times (for --stats)")
+        ->check(CLI::PositiveNumber);
+    cmd.add_flag("--interpret", o.interpret,
+                 "Use the dense reference evaluator instead of compiled code");
+    cmd.add_flag("--in-order", o.in_order,
+                 "Sum floats in the order of the loops, as the reference evaluator does (compiled "
+                 "kernels otherwise keep four partial sums along a fibre)");
+    cmd.add_option("--dump-after", o.dump_after,
+                   "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
+    cmd.add_flag("--fill-comment", o.fill_comment,
+                 "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
+                 "comment that only siskin reads (other readers take it as 0)");
+}
+
+void check_execute_options(const ExecuteOptions& o) {
+    if (o.interpret && !o.dump_after.empty())
+        throw Error("--dump-after shows the compiler's passes, so it does not go with --interpret");
+}
+
 std::map<std::string, Tensor> execute(const ir::Program& program,
                                       const std::map<std::string, const Tensor*>& input_ptrs,
                                       const std::map<std::string, OutputSpec>& specs,

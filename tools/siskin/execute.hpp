@@ -3,6 +3,8 @@
 // use the reference evaluator), run it --repeat times, and write the outputs and --stats all or
 // nothing.
 #include <map>
+
+#include <CLI/CLI.hpp>
 #include <string>
 
 #include "siskin/ir/program.hpp"
@@ -19,6 +21,12 @@ struct ExecuteOptions {
     std::string stats_path; // empty: no --stats
     bool fill_comment = false;
 };
+
+/// The options above on a command: --stats, --repeat, --interpret, --in-order, --dump-after,
+/// --fill-comment.
+void add_execute_options(CLI::App& cmd, ExecuteOptions& o);
+/// Refuses contradictory options (--dump-after with --interpret).
+void check_execute_options(const ExecuteOptions& o);
 
 /// Runs `program` and writes each output named in `output_paths` to its file; returns every
 /// output of the last run.

@@ -28,19 +28,13 @@ namespace {
 struct RunOptions {
     std::string program;
     std::vector<std::string> inputs, outputs, starts, shapes, fills, types, prints, function_files;
-    std::string stats_path;
-    std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
-    int repeat = 1;
-    bool interpret = false;
-    bool in_order = false;
-    bool fill_comment = false;
+    ExecuteOptions exec;
 };
 
 void run(const RunOptions& o) {
-    if (list_stages(o.dump_after)) return;
+    if (list_stages(o.exec.dump_after)) return;
     for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
-    if (o.interpret && !o.dump_after.empty())
-        throw Error("--dump-after shows the compiler's passes, so it does not go with --interpret");
+    check_execute_options(o.exec);
     ir::Program program = ir::parse_program(program_text(o.program));
     auto arity = access_arity(program);
     auto program_outputs = program.outputs();
@@ -135,7 +129,7 @@ void run(const RunOptions& o) {
         if (!arity.count(name))
             throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
     // A run that writes nothing would compute and discard its outputs with exit status 0.
-    if (output_paths.empty() && o.prints.empty() && o.stats_path.empty() && o.dump_after.empty())
+    if (output_paths.empty() && o.prints.empty() && o.exec.stats_path.empty() && o.exec.dump_after.empty())
         throw Error(fmt::format("the program's outputs ({}) go nowhere: give -o NAME=FILE or "
                                 "--print NAME (or --stats FILE to time the run, --dump-after to "
                                 "see the compiler's stages)",
@@ -144,14 +138,7 @@ void run(const RunOptions& o) {
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
 
-    ExecuteOptions exec;
-    exec.repeat = o.repeat;
-    exec.interpret = o.interpret;
-    exec.in_order = o.in_order;
-    exec.dump_after = o.dump_after;
-    exec.stats_path = o.stats_path;
-    exec.fill_comment = o.fill_comment;
-    std::map<std::string, Tensor> results = execute(program, input_ptrs, specs, output_paths, exec);
+    std::map<std::string, Tensor> results = execute(program, input_ptrs, specs, output_paths, o.exec);
     for (const auto& name : o.prints) {
         const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
         std::cout << name << " = " << t.to_string() << "\n";
@@ -179,20 +166,7 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--print", options->prints, "Print tensor NAME after the run");
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the program may call");
-    cmd->add_option("--stats", options->stats_path,
-                    "Write timing, compile and storage statistics as JSON");
-    cmd->add_option("--repeat", options->repeat, "Run the program N times (for --stats)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_flag("--interpret", options->interpret,
-                  "Use the dense reference evaluator instead of compiled code");
-    cmd->add_flag("--in-order", options->in_order,
-                  "Sum floats in the order of the loops, as the reference evaluator does (compiled "
-                  "kernels otherwise keep four partial sums along a fibre)");
-    cmd->add_option("--dump-after", options->dump_after,
-                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
-    cmd->add_flag("--fill-comment", options->fill_comment,
-                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
-                  "comment that only siskin reads (other readers take it as 0)");
+    add_execute_options(*cmd, options->exec);
     cmd->callback([options] { run(*options); });
 }
 
