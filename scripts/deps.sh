@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages siskin needs when any is missing (as root), then returns.
-# Usage: scripts/deps.sh [build|test|bench]
+# Usage: scripts/deps.sh [build|test|bench|fuzz]
 set -euo pipefail
 packages=(cmake ninja-build g++ gcc make pkg-config ccache
           libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
 case "${1:-build}" in
   test) packages+=(libgtest-dev) ;;
+  fuzz) packages+=(clang libclang-rt-14-dev) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
                     python3-sparse python3-matplotlib libgraphblas-dev) ;;
 esac

@@ -106,7 +106,9 @@ private:
         if (!init || !rows) return std::nullopt;
         auto set = constant_init(*init);
         if (!set) return std::nullopt;
-        const auto& [array, value] = *set;
+        // Named copies, not a structured binding: clang before 16 cannot capture one in a lambda.
+        const auto& array = set->first;
+        const auto& value = set->second;
         auto type = arrays_.find(array);
         if (type == arrays_.end()) return std::nullopt;
         if (!same_expr(init->bound, rows->bound)) return fuse_rows(*init, *rows, second, array, value);
