@@ -8,6 +8,7 @@
 #include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler_test_util.hpp"
 #include "ir_test_support.hpp"
@@ -171,6 +172,31 @@ TEST(AffineCompiled, Case12DilatedNHWC) {
                           {{"I", &image}, {"F", &filter}}, "O", {3, 3, 3, 1}, want, format + " * " + ff);
         }
     }
+}
+
+// Case 18: compound subscripts only on dense levels (NHWC with DDDC input) need no window
+// machinery: the generated C has no chunk loop over stored offsets (no `_start` variable, no
+// gallop), unlike the CCCC input, and the output equals the dense input's.
+TEST(AffineCompiled, Case18CompoundSubscriptsOnDenseLevelsAreDirectIndexing) {
+    const std::string program = "O[n,h,w,f] += I[n, h+r, w+q, c] * F[r,q,c,f]";
+    std::vector<double> in(3 * 7 * 7 * 3, 10.0);
+    in[(1 * 7 + 1) * 3] = 0.0;
+    Tensor filter = dense_of({3, 3, 3, 1}, std::vector<double>(27, 2.0));
+    auto c_for = [&](const Tensor& image) {
+        std::map<std::string, TensorSignature> sigs{{"I", TensorSignature::of(image, true)},
+                                                    {"F", TensorSignature::of(filter, true)}};
+        return generate_c(ir::parse_program(program), infer_signatures(ir::parse_program(program), sigs));
+    };
+    Tensor dddc = dense_of({3, 7, 7, 3}, in, "dense(0)/dense(1)/dense(2)/sparselist(3)");
+    Tensor cccc = dense_of({3, 7, 7, 3}, in, "csf");
+    Tensor dense = dense_of({3, 7, 7, 3}, in);
+    std::string direct = c_for(dddc), windowed = c_for(cccc);
+    EXPECT_EQ(direct.find("_start"), std::string::npos) << direct;
+    EXPECT_EQ(direct.find("gallop"), std::string::npos) << direct;
+    EXPECT_NE(windowed.find("_start"), std::string::npos);
+    auto got = compiled_matching_reference(program, {{"I", &dddc}, {"F", &filter}});
+    auto want = compiled_matching_reference(program, {{"I", &dense}, {"F", &filter}});
+    EXPECT_TRUE(got.at("O").equals(want.at("O")));
 }
 
 TEST(AffineCompiled, Case13SumPoolingNHWC) {
@@ -451,6 +477,42 @@ TEST(AffineCompiled, Case4WorkIsFlatInTheLength) {
     int64_t w = scalar_work_of("s[] += C[i+j] * B[j]", {{"C", &c}, {"B", &b2}});
     EXPECT_GE(w, 4);
     EXPECT_LE(w, 3 + 4 + 4 * 2);
+}
+
+// Case 3: on random sorted coordinate sets, the offsets the windowed loop visits are exactly the
+// brute-force set {o : some t < w has o + t stored}: the compiled output (C all ones, so A[o]
+// counts the stored entries in window o) matches it, and the work of the scalar form is exactly
+// one step of the chunk loop per stored entry that can start a window (coordinate <= n - w), one
+// visit per admissible offset and one step per stored entry in its window: no other offset is
+// visited.
+TEST(AffineCompiled, Case3TheOffsetsVisitedAreTheBruteForceSet) {
+    std::mt19937_64 rng(3);
+    auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    for (int round = 0; round < 25; ++round) {
+        int64_t w = pick(1, 6), n = pick(w, 60);
+        std::vector<int64_t> crd;
+        for (int64_t c = 0; c < n; ++c)
+            if (pick(0, 3) == 0 && crd.size() < 40) crd.push_back(c);
+        CoordinateList list;
+        list.ndims = 1;
+        for (int64_t c : crd) list.add(std::vector<int64_t>{c}, Scalar::of(1.0));
+        Tensor c = Tensor::from_coordinates({n}, ValueType::Float64, Scalar::of(0.0),
+                                            Format::parse("sparselist(0)", 1), list);
+        Tensor b = dense_of({w}, std::vector<double>(static_cast<size_t>(w), 1.0));
+        std::vector<double> want(static_cast<size_t>(n - w + 1), 0.0);
+        int64_t offsets = 0, steps = 0;
+        int64_t chunks = std::count_if(crd.begin(), crd.end(), [&](int64_t c) { return c <= n - w; });
+        for (int64_t o = 0; o + w <= n; ++o) {
+            for (int64_t t = 0; t < w; ++t)
+                if (std::binary_search(crd.begin(), crd.end(), o + t)) want[static_cast<size_t>(o)] += 1;
+            offsets += want[static_cast<size_t>(o)] > 0;
+            steps += static_cast<int64_t>(want[static_cast<size_t>(o)]);
+        }
+        std::string label = fmt::format("n={} w={} crd={}", n, w, fmt::join(crd, ","));
+        expect_values("A[i] += C[i+j] * B[j]", {{"C", &c}, {"B", &b}}, "A", {n - w + 1}, want, label);
+        int64_t work = scalar_work_of("s[] += C[i+j] * B[j]", {{"C", &c}, {"B", &b}});
+        EXPECT_EQ(work, chunks + offsets + steps) << label;
+    }
 }
 
 // Random affine programs (offsets, strides, dilations, fills) against the reference.
