@@ -46,6 +46,18 @@ TEST(ArrayText, NumPySpellingsBuildTheSameProgramsAsTheCppApi) {
     expect_same("transpose(expand_dims(x, 0))", transpose(expand_dims(x, 0)));
     expect_same("broadcast_to(x, (3, 4)) / mean(A)", broadcast_to(x, {3, 4}) / mean(A));
     expect_same("logical_xor(A > 0, B > 0)", ufunc("logical_xor", {A > 0, B > 0}));
+    expect_same("concatenate((A, B), axis=0) @ x", matmul(concatenate({A, B}, 0), x));
+    expect_same("vstack((A, B))", vstack({A, B}));
+    expect_same("hstack((A, B))", hstack({A, B}));
+    expect_same("stack((A, B), axis=1)", stack({A, B}, 1));
+    expect_same("reshape(A, (6, -1))[1:5:2]", reshape(A, {6, -1})[{IndexItem::slice(1, 5, 2)}]);
+    expect_same("A.reshape(2, -1)", reshape(A, {2, -1}));
+    expect_same("A.flatten()", reshape(A, {-1}));
+    expect_same("np.pad(A, ((1, 0), (0, 2)), constant_values=3)",
+                pad(A, {{1, 0}, {0, 2}}, 3));
+    expect_same("pad(x, 2)", pad(x, {{2, 2}}));
+    expect_same("tile(x, (2, 1))", tile(x, {2, 1}));
+    expect_same("flip(A, axis=0)", flip(A, 0));
 }
 
 TEST(ArrayText, ErrorsPointIntoTheText) {

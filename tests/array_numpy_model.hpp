@@ -152,6 +152,35 @@ inline NdArray np_reduce(const NdArray& a, const std::string& op, std::vector<in
     return r;
 }
 
+inline NdArray np_concatenate(const std::vector<NdArray>& parts, int axis) {
+    std::vector<int64_t> shape = parts[0].shape;
+    shape[axis] = 0;
+    ValueType type = parts[0].type;
+    for (const auto& p : parts) {
+        shape[axis] += p.shape[axis];
+        type = promote(type, p.type);
+    }
+    NdArray r{shape, type, {}};
+    for (int64_t f = 0; f < r.size(); ++f) {
+        auto c = r.coord(f);
+        size_t k = 0;
+        while (c[axis] >= parts[k].shape[axis]) c[axis] -= parts[k++].shape[axis];
+        r.data.push_back(parts[k].data[parts[k].flat(c)].cast(type));
+    }
+    return r;
+}
+
+/// The same elements in C order, in another shape.
+inline NdArray np_reshape(const NdArray& a, std::vector<int64_t> shape) {
+    return {std::move(shape), a.type, a.data};
+}
+
+inline NdArray np_constant(std::vector<int64_t> shape, Scalar v) {
+    NdArray r{std::move(shape), v.type(), {}};
+    r.data.assign(r.size(), v);
+    return r;
+}
+
 inline NdArray np_matmul2(const NdArray& a, const NdArray& b) {
     ValueType ts[] = {a.type, b.type};
     NdArray r{{a.shape[0], b.shape[1]}, find_operator("mul").result_type_of(ts), {}};

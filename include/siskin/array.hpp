@@ -207,6 +207,32 @@ Array expand_dims(const Array& a, int axis);
 Array squeeze(const Array& a, std::optional<std::vector<int>> axes = {});
 Array broadcast_to(const Array& a, const std::vector<int64_t>& shape);
 
+// ---- shape operators that move elements (views too: each compiles into the program that
+//      reads it, never into a copied array) ----
+
+/// The arrays one after another along `axis`; the other sizes must agree. In the program a
+/// concatenation along a dimension that a loop runs over splits that loop into one phase per
+/// operand (sequential loops, no per-element test of which operand is active).
+Array concatenate(const std::vector<Array>& arrays, int axis = 0);
+/// The arrays (all of one shape) along a new axis.
+Array stack(const std::vector<Array>& arrays, int axis = 0);
+/// NumPy's hstack (1-D arrays concatenate along axis 0, others along 1) and vstack (1-D arrays
+/// become rows).
+Array hstack(const std::vector<Array>& arrays);
+Array vstack(const std::vector<Array>& arrays);
+/// Constant padding: `widths[d] = {before, after}` elements of `value` around dimension d
+/// (one pair for every dimension, or a single pair for all).
+Array pad(const Array& a, std::vector<std::pair<int64_t, int64_t>> widths, const Array& value = 0);
+/// The array repeated `reps[d]` times along each dimension (NumPy's tile: fewer reps than
+/// dimensions repeat the last ones; more add leading dimensions).
+Array tile(const Array& a, std::vector<int64_t> reps);
+/// The elements along `axis` (all axes when none) in reverse order: a negative-step slice.
+Array flip(const Array& a, std::optional<int> axis = {});
+/// The elements in C order in another shape (one size may be -1). A read of the reshaped array
+/// computes the linear position in 64-bit arithmetic and reads the operand there (a split of a
+/// dimension is an affine subscript `J*i + j`, a collapse the subscripts `k / J`, `k % J`).
+Array reshape(const Array& a, std::vector<int64_t> shape);
+
 // ---- text ----
 
 /// An array expression in NumPy's spelling over the named arrays, as `siskin eval` reads it:

@@ -1,6 +1,7 @@
 #include "array/array_program.hpp"
 
 #include <cctype>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -17,13 +18,36 @@ using Kind = Array::Node::Kind;
 namespace {
 
 /// The coordinate one access reads in one dimension: `offset + stride * index` over the index's
-/// `extent` values, or the constant `offset` when there is no index.
+/// `extent` values, the constant `offset` when there is no index, or any integer expression
+/// `general` (a reshape's quotient or remainder of a linear position) when that is set.
 struct Sub {
     std::optional<std::string> index;
     int64_t offset = 0;
     int64_t stride = 1;
     int64_t extent = 0;
+    ir::Expr general = nullptr;
 };
+
+ir::Expr literal(int64_t v);
+
+/// The coordinate as an int64 expression.
+ir::Expr coordinate(const Sub& s) {
+    if (s.general) return s.general;
+    if (!s.index) return literal(s.offset);
+    ir::Expr i = ir::Index::make(*s.index);
+    if (s.stride != 1) i = ir::Call::make("mul", {literal(s.stride), i});
+    return s.offset == 0 ? i : ir::Call::make("add", {literal(s.offset), i});
+}
+
+/// `offset + stride * s` for a sub of any kind.
+Sub affine(const Sub& s, int64_t offset, int64_t stride) {
+    if (s.general) {
+        ir::Expr e = stride == 1 ? s.general : ir::Call::make("mul", {literal(stride), s.general});
+        return {std::nullopt, 0, 0, 0, offset == 0 ? e : ir::Call::make("add", {literal(offset), e})};
+    }
+    if (!s.index) return {std::nullopt, offset + stride * s.offset, 0, 1, nullptr};
+    return {s.index, offset + stride * s.offset, stride * s.stride, s.extent, nullptr};
+}
 
 ir::Expr literal(int64_t v) { return ir::Literal::make(Scalar::of(v)); }
 
@@ -33,6 +57,9 @@ bool is_identifier(const std::string& s) {
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
     return true;
 }
+
+/// The most loop nests one statement may be cut into.
+constexpr int64_t kMaxPhases = 1024;
 
 class Builder {
 public:
@@ -49,6 +76,7 @@ private:
     ArrayProgram out_;
     std::vector<ir::Stmt> stmts_;
     std::map<const Array::Node*, std::string> names_; // tensors and temporaries
+    std::map<const Array::Node*, std::string> copies_; // operands copied for computed reads
     std::set<std::string> used_;
     int indices_ = 0;
 
@@ -79,6 +107,7 @@ private:
     }
 
     static ir::Expr subscript(const Sub& s, int64_t size) {
+        if (s.general) return s.general;
         if (!s.index) return literal(s.offset);
         if (s.stride == 1 && s.offset == 0 && s.extent == size) return ir::Index::make(*s.index);
         if (s.stride > 0) {
@@ -106,8 +135,14 @@ private:
     ir::Expr expr(const Array& a, const std::vector<Sub>& subs) {
         const Array::Node& n = a.node();
         switch (n.kind) {
-        case Kind::Tensor:
+        case Kind::Tensor: {
+            // A level that cannot be located (coo, runlist, ...) is read in storage order
+            // only; read at constant or computed coordinates, it is copied densely first.
+            bool located = false;
+            for (const Sub& s : subs) located = located || s.general || !s.index;
+            if (located && !locatable(a)) return read(materialize_copy(a), n.shape, subs);
             return read(tensor_name(n), n.shape, subs);
+        }
         case Kind::Scalar:
             return ir::Literal::make(n.fill);
         case Kind::Call: {
@@ -115,19 +150,21 @@ private:
             for (const Array& c : n.children) args.push_back(expr(c, subs));
             return ir::Call::make(n.op, std::move(args));
         }
-        case Kind::View: {
-            std::vector<Sub> inner;
-            for (const DimSource& src : n.sources) {
-                if (!src.from) {
-                    inner.push_back({std::nullopt, src.offset, 0, 1});
-                    continue;
-                }
-                const Sub& o = subs[*src.from];
-                Sub s{o.index, src.offset + src.stride * o.offset, src.stride * o.stride, o.extent};
-                if (!o.index) s.stride = 0;
-                inner.push_back(s);
+        case Kind::View:
+            return expr(n.children[0], view_subs(n, subs));
+        case Kind::Concat: {
+            // The operand that holds every coordinate this access reads (the statement's
+            // phases see to it that there is one); else the concatenation is materialised.
+            if (auto piece = piece_of(n, subs[n.axis])) {
+                std::vector<Sub> inner = subs;
+                inner[n.axis] = affine(subs[n.axis], -piece->second, 1);
+                return expr(n.children[piece->first], inner);
             }
-            return expr(n.children[0], inner);
+            return read(materialize(a), n.shape, subs);
+        }
+        case Kind::Reshape: {
+            // A reshaped read locates its operands at computed coordinates.
+            return expr(n.children[0], reshape_subs(n, subs));
         }
         case Kind::Reduce:
         case Kind::ArgReduce:
@@ -137,11 +174,117 @@ private:
         SISKIN_ASSERT(false, "unknown array node");
     }
 
+    /// Whether every tensor `a` reads through calls and views has levels that a computed
+    /// subscript can locate (dense, sparselist, sparsebytemap).
+    static bool locatable(const Array& a) {
+        const Array::Node& n = a.node();
+        if (n.kind == Kind::Tensor) {
+            for (const LevelSpec& l : n.tensor->format().levels())
+                if (l.kind != "dense" && l.kind != "sparselist" && l.kind != "sparsebytemap")
+                    return false;
+            return true;
+        }
+        if (n.kind == Kind::Call || n.kind == Kind::View || n.kind == Kind::Concat) {
+            for (const Array& c : n.children)
+                if (!locatable(c)) return false;
+        }
+        return true; // constants; reductions and reshapes read dense temporaries
+    }
+
+    /// `a` copied into a dense temporary by a statement of its own.
+    std::string materialize_copy(const Array& a) { return temporary(a, copies_); }
+
+    static std::vector<Sub> view_subs(const Array::Node& n, const std::vector<Sub>& subs) {
+        std::vector<Sub> inner;
+        for (const DimSource& src : n.sources)
+            inner.push_back(src.from ? affine(subs[*src.from], src.offset, src.stride)
+                                     : Sub{std::nullopt, src.offset, 0, 1, nullptr});
+        return inner;
+    }
+
+    /// The child's coordinates of a reshape: the C-order linear position of `subs` (int64),
+    /// divided and reduced by the child's strides.
+    static std::vector<Sub> reshape_subs(const Array::Node& n, const std::vector<Sub>& subs) {
+        const auto& in = n.children[0].shape();
+        ir::Expr linear;
+        for (size_t d = 0; d < subs.size(); ++d) {
+            ir::Expr c = coordinate(subs[d]);
+            linear = linear ? ir::Call::make("add", {ir::Call::make("mul", {linear,
+                                                         literal(n.shape[d])}), c})
+                            : c;
+        }
+        if (!linear) linear = literal(0);
+        std::vector<Sub> out(in.size());
+        int64_t stride = 1;
+        for (size_t d = in.size(); d-- > 0;) {
+            ir::Expr c = stride == 1 ? linear : ir::Call::make("floordiv", {linear, literal(stride)});
+            if (d > 0) c = ir::Call::make("mod", {c, literal(in[d])});
+            out[d] = {std::nullopt, 0, 0, 0, c};
+            stride *= in[d]; // bounded by the element count, which fits int64
+        }
+        return out;
+    }
+
+    /// Which operand of a concatenation holds every coordinate `s` reads, and where that
+    /// operand starts; none when the reads span operands or are computed.
+    static std::optional<std::pair<size_t, int64_t>> piece_of(const Array::Node& n, const Sub& s) {
+        if (s.general) return std::nullopt;
+        int64_t first = s.offset, last = s.offset;
+        if (s.index && s.extent > 0) last = s.offset + s.stride * (s.extent - 1);
+        if (first > last) std::swap(first, last);
+        int64_t start = 0;
+        for (size_t k = 0; k < n.children.size(); ++k) {
+            int64_t end = start + n.children[k].shape()[n.axis];
+            if (first >= start && last < end) return std::pair{k, start};
+            if (s.index && s.extent == 0 && first == start) return std::pair{k, start};
+            start = end;
+        }
+        return std::nullopt;
+    }
+
+    /// Where loop `index` (over 0..extent-1) must be cut so that each concatenation it reads
+    /// through sees one operand per phase: the first value of each phase after the first.
+    void collect_cuts(const Array& a, const std::vector<Sub>& subs,
+                      std::map<std::string, std::set<int64_t>>& cuts) {
+        const Array::Node& n = a.node();
+        switch (n.kind) {
+        case Kind::Call:
+            for (const Array& c : n.children) collect_cuts(c, subs, cuts);
+            return;
+        case Kind::View:
+            collect_cuts(n.children[0], view_subs(n, subs), cuts);
+            return;
+        case Kind::Concat: {
+            const Sub& s = subs[n.axis];
+            int64_t start = 0;
+            for (size_t k = 0; k < n.children.size(); ++k) {
+                if (s.index && !s.general && k > 0) {
+                    // The first i at which offset + stride * i crosses the boundary `start`.
+                    int64_t i = s.stride > 0 ? (start - s.offset + s.stride - 1) / s.stride
+                                             : (s.offset - start) / (-s.stride) + 1;
+                    if (s.stride > 0 && start - s.offset < 0) i = 0;
+                    if (i > 0 && i < s.extent) cuts[*s.index].insert(i);
+                }
+                std::vector<Sub> inner = subs;
+                inner[n.axis] = affine(s, -start, 1);
+                collect_cuts(n.children[k], inner, cuts);
+                start += n.children[k].shape()[n.axis];
+            }
+            return;
+        }
+        default:
+            return; // tensors, constants; reshapes and reductions read computed or whole
+        }
+    }
+
     /// A reduction or contraction below the root: a dense temporary written by its own
     /// statements before the statements that read it.
-    std::string materialize(const Array& a) {
-        auto it = names_.find(&a.node());
-        if (it != names_.end()) return it->second;
+    std::string materialize(const Array& a) { return temporary(a, names_); }
+
+    /// A dense temporary holding `a`, written once (`memo` remembers it).
+    std::string temporary(const Array& a, std::map<const Array::Node*, std::string>& memo) {
+        auto it = memo.find(&a.node());
+        if (it != memo.end()) return it->second;
         std::string name = fresh("tmp");
         emit(a, name);
         OutputSpec spec;
@@ -149,7 +292,7 @@ private:
         spec.type = a.dtype();
         spec.shape = a.shape();
         out_.outputs[name] = spec;
-        return names_[&a.node()] = name;
+        return memo[&a.node()] = name;
     }
 
     struct Loop {
@@ -165,88 +308,142 @@ private:
 
     /// Statements that write `a` into `target`, looping over its dimensions in `order` (the
     /// storage order of its format, so that every level can be appended to; empty: C order),
-    /// reduced indices inside.
+    /// reduced indices inside. A loop that reads through concatenations is cut into phases, one
+    /// statement each, so that every phase reads one operand of each (sequential loops, no
+    /// test of which operand is active).
     void emit(const Array& a, const std::string& target, std::vector<int> order = {}) {
         const Array::Node& n = a.node();
         if (order.empty())
             for (int d = 0; d < a.ndim(); ++d) order.push_back(d);
+        std::vector<std::string> out_idx;
+        for (int d = 0; d < a.ndim(); ++d) out_idx.push_back(fresh_index());
         std::vector<Loop> loops;
-        std::vector<ir::Expr> lhs_idx;
-        std::vector<Sub> subs;
-        for (int64_t size : n.shape) {
-            std::string i = fresh_index();
-            lhs_idx.push_back(ir::Index::make(i));
-            subs.push_back({i, 0, 1, size});
-        }
-        for (int d : order) loops.push_back({*subs[d].index, n.shape[d]});
-        auto lhs = ir::Access::make(target, lhs_idx);
+        for (int d : order) loops.push_back({out_idx[d], n.shape[d]});
+
+        // What the statement reads: arrays, each dimension indexed by a named loop.
+        struct Operand {
+            Array array;
+            std::vector<std::string> idx;
+        };
+        std::vector<Operand> operands;
+        std::vector<Loop> reduced;
+        auto reduced_index = [&](int64_t extent) {
+            std::string r = fresh_index();
+            reduced.push_back({r, extent});
+            loops.push_back({r, extent});
+            return r;
+        };
         if (n.kind == Kind::Reduce || n.kind == Kind::ArgReduce) {
             const Array& child = n.children[0];
-            std::vector<Sub> csubs;
-            std::vector<Loop> reduced;
+            Operand op{child, {}};
             size_t kept = 0;
-            for (int d = 0; d < child.ndim(); ++d) {
-                if (n.reduced[d]) {
-                    std::string r = fresh_index();
-                    reduced.push_back({r, child.shape()[d]});
-                    csubs.push_back({r, 0, 1, child.shape()[d]});
-                } else {
-                    csubs.push_back(subs[kept++]);
-                }
-            }
-            std::vector<Loop> all = loops;
-            all.insert(all.end(), reduced.begin(), reduced.end());
-            ir::Expr e = expr(child, csubs);
-            if (n.kind == Kind::Reduce) {
-                stmts_.push_back(nest(all, ir::Assign::make(lhs, n.op, e)));
-                return;
-            }
-            // argmin/argmax record the C-order linear position over the reduced indices.
-            ir::Expr position;
-            for (const Loop& r : reduced) {
-                ir::Expr i = ir::Index::make(r.index);
-                position = position ? ir::Call::make("add", {ir::Call::make("mul", {position,
-                                                                literal(r.extent)}), i})
-                                    : i;
-            }
-            std::string extreme = fresh("tmp");
-            OutputSpec spec;
-            spec.format = Format::dense(a.ndim());
-            spec.type = child.dtype();
-            spec.shape = a.shape();
-            out_.outputs[extreme] = spec;
-            auto value = ir::Access::make(extreme, lhs_idx);
-            for (const auto& s : ir::arg_reduction(value, lhs, n.op == "max", e, position, {}))
-                stmts_.push_back(nest(all, s));
-            return;
-        }
-        if (n.kind == Kind::Einsum) {
-            std::map<int, Sub> by_label;
-            for (size_t d = 0; d < n.out_labels.size(); ++d) by_label[n.out_labels[d]] = subs[d];
-            std::vector<Loop> all = loops;
-            bool summed = false;
+            for (int d = 0; d < child.ndim(); ++d)
+                op.idx.push_back(n.reduced[d] ? reduced_index(child.shape()[d]) : out_idx[kept++]);
+            operands.push_back(op);
+        } else if (n.kind == Kind::Einsum) {
+            std::map<int, std::string> by_label;
+            for (size_t d = 0; d < n.out_labels.size(); ++d) by_label[n.out_labels[d]] = out_idx[d];
             for (size_t k = 0; k < n.children.size(); ++k) {
+                Operand op{n.children[k], {}};
                 for (size_t d = 0; d < n.labels[k].size(); ++d) {
                     int l = n.labels[k][d];
-                    if (by_label.count(l)) continue;
-                    std::string r = fresh_index();
-                    int64_t size = n.children[k].shape()[d];
-                    by_label[l] = {r, 0, 1, size};
-                    all.push_back({r, size});
-                    summed = true;
+                    if (!by_label.count(l)) by_label[l] = reduced_index(n.children[k].shape()[d]);
+                    op.idx.push_back(by_label[l]);
                 }
+                operands.push_back(op);
             }
-            ir::Expr product;
-            for (size_t k = 0; k < n.children.size(); ++k) {
-                std::vector<Sub> csubs;
-                for (int l : n.labels[k]) csubs.push_back(by_label.at(l));
-                ir::Expr e = expr(n.children[k], csubs);
-                product = product ? ir::Call::make("mul", {product, e}) : e;
-            }
-            stmts_.push_back(nest(all, ir::Assign::make(lhs, summed ? "add" : "", product)));
-            return;
+        } else {
+            operands.push_back({a, out_idx});
         }
-        stmts_.push_back(nest(loops, ir::Assign::make(lhs, "", expr(a, subs))));
+        auto subs_of = [](const std::map<std::string, Sub>& at, const std::vector<std::string>& idx) {
+            std::vector<Sub> subs;
+            for (const auto& i : idx) subs.push_back(at.at(i));
+            return subs;
+        };
+
+        // The phases of each loop.
+        std::map<std::string, Sub> full;
+        for (const Loop& l : loops) full[l.index] = {l.index, 0, 1, l.extent, nullptr};
+        std::map<std::string, std::set<int64_t>> cuts;
+        for (const Operand& op : operands) collect_cuts(op.array, subs_of(full, op.idx), cuts);
+        std::vector<std::vector<std::pair<int64_t, int64_t>>> ranges;
+        int64_t phases = 1;
+        for (const Loop& l : loops) {
+            std::vector<std::pair<int64_t, int64_t>> r;
+            int64_t lo = 0;
+            for (int64_t c : cuts[l.index]) {
+                r.push_back({lo, c});
+                lo = c;
+            }
+            r.push_back({lo, l.extent});
+            phases *= static_cast<int64_t>(r.size());
+            if (phases > kMaxPhases)
+                throw Error(fmt::format("this expression would compile to more than {} loop nests "
+                                        "(concatenations of many operands along several loops)",
+                                        kMaxPhases), Error::Kind::Unsupported);
+            ranges.push_back(std::move(r));
+        }
+
+        std::string extreme; // argmin/argmax: the extreme values, before the positions
+        if (n.kind == Kind::ArgReduce) {
+            extreme = fresh("tmp");
+            OutputSpec spec;
+            spec.format = Format::dense(a.ndim());
+            spec.type = n.children[0].dtype();
+            spec.shape = a.shape();
+            out_.outputs[extreme] = spec;
+        }
+        std::vector<std::vector<ir::Stmt>> slots(n.kind == Kind::ArgReduce ? 2 : 1);
+        std::vector<size_t> pick(loops.size(), 0);
+        for (int64_t p = 0; p < phases; ++p) {
+            std::map<std::string, Sub> at;
+            std::vector<Loop> phase_loops;
+            for (size_t k = 0; k < loops.size(); ++k) {
+                // Each loop nest has indices of its own: an index has one range in a program.
+                auto [lo, hi] = ranges[k][pick[k]];
+                std::string i = p == 0 ? loops[k].index : fresh_index();
+                at[loops[k].index] = {i, lo, 1, hi - lo, nullptr};
+                phase_loops.push_back({i, hi - lo});
+            }
+            std::vector<ir::Expr> lhs_idx;
+            for (int d = 0; d < a.ndim(); ++d) lhs_idx.push_back(subscript(at[out_idx[d]], n.shape[d]));
+            auto lhs = ir::Access::make(target, lhs_idx);
+            std::vector<ir::Stmt> assigns;
+            if (n.kind == Kind::Reduce) {
+                assigns.push_back(ir::Assign::make(lhs, n.op, expr(operands[0].array,
+                                                                   subs_of(at, operands[0].idx))));
+            } else if (n.kind == Kind::ArgReduce) {
+                // The C-order linear position over the reduced indices (their whole ranges).
+                ir::Expr position;
+                for (const Loop& r : reduced) {
+                    ir::Expr c = coordinate(at[r.index]);
+                    position = position ? ir::Call::make("add", {ir::Call::make("mul", {position,
+                                                                    literal(r.extent)}), c})
+                                        : c;
+                }
+                ir::Expr e = expr(operands[0].array, subs_of(at, operands[0].idx));
+                auto value = ir::Access::make(extreme, lhs_idx);
+                for (const auto& s : ir::arg_reduction(value, lhs, n.op == "max", e, position, {}))
+                    assigns.push_back(s);
+            } else if (n.kind == Kind::Einsum) {
+                ir::Expr product;
+                for (const Operand& op : operands) {
+                    ir::Expr e = expr(op.array, subs_of(at, op.idx));
+                    product = product ? ir::Call::make("mul", {product, e}) : e;
+                }
+                assigns.push_back(ir::Assign::make(lhs, reduced.empty() ? "" : "add", product));
+            } else {
+                assigns.push_back(ir::Assign::make(lhs, "", expr(a, subs_of(at, out_idx))));
+            }
+            for (size_t k = 0; k < assigns.size(); ++k)
+                slots[k].push_back(nest(phase_loops, assigns[k]));
+            // The next combination of phases (the last loop's phase changes fastest).
+            for (size_t k = loops.size(); k-- > 0;) {
+                if (++pick[k] < ranges[k].size()) break;
+                pick[k] = 0;
+            }
+        }
+        for (const auto& slot : slots) stmts_.insert(stmts_.end(), slot.begin(), slot.end());
     }
 };
 

@@ -34,7 +34,20 @@ bool structurally_sparse(const Array& a) {
         return false;
     case Kind::View:
     case Kind::Reduce:
+    case Kind::Reshape:
         return structurally_sparse(n.children[0]);
+    case Kind::Concat: {
+        // Sparse operands, and constant blocks of the same fill (padding).
+        bool any_sparse = false;
+        for (const Array& c : n.children) {
+            bool block = c.node().kind == Kind::View &&
+                         c.node().children[0].node().kind == Kind::Scalar &&
+                         c.fill().same_value(n.fill);
+            if (structurally_sparse(c)) any_sparse = true;
+            else if (!block) return false;
+        }
+        return any_sparse;
+    }
     case Kind::Einsum:
         for (const Array& c : n.children)
             if (structurally_sparse(c)) return true;
@@ -79,7 +92,8 @@ std::optional<LeadingTensor> leading_sparse(const Array& a) {
         for (int d = 0; d < a.ndim(); ++d) t.to_result.push_back(d);
         return t;
     }
-    if (n.kind == Kind::Scalar || n.kind == Kind::ArgReduce) return std::nullopt;
+    if (n.kind == Kind::Scalar || n.kind == Kind::ArgReduce || n.kind == Kind::Reshape)
+        return std::nullopt;
     for (size_t k = 0; k < n.children.size(); ++k) {
         auto found = leading_sparse(n.children[k]);
         if (!found) continue;
@@ -89,7 +103,8 @@ std::optional<LeadingTensor> leading_sparse(const Array& a) {
         int kept = 0;
         for (int d = 0; d < c.ndim(); ++d) {
             switch (n.kind) {
-            case Kind::Call: up[d] = d; break;
+            case Kind::Call:
+            case Kind::Concat: up[d] = d; break;
             case Kind::View:
                 if (n.sources[d].from && n.sources[d].stride != 0) up[d] = *n.sources[d].from;
                 break;
@@ -115,7 +130,14 @@ std::optional<LeadingTensor> leading_sparse(const Array& a) {
 Format natural_format(const Array& a) {
     if (!structurally_sparse(a)) return Format::dense(a.ndim());
     auto lead = leading_sparse(a);
-    if (!lead) return Format::dense(a.ndim());
+    if (!lead) {
+        // A reshaped sparse operand: dense levels over a compressed last dimension (a
+        // compressed vector, CSR, ...).
+        std::vector<LevelSpec> levels;
+        for (int d = 0; d < a.ndim(); ++d)
+            levels.push_back({d + 1 == a.ndim() ? "sparselist" : "dense", {d}, 0});
+        return a.ndim() == 0 ? Format::dense(0) : Format(levels, Leaf::Element);
+    }
     std::vector<LevelSpec> levels;
     std::vector<bool> covered(a.ndim(), false);
     for (const LevelSpec& l : lead->tensor->format().levels()) {

@@ -525,6 +525,67 @@ private:
                 return einsum(std::get<std::string>(args[0].v), operands);
             }));
         }
+        if (f == "concatenate" || f == "stack" || f == "hstack" || f == "vstack") {
+            Value seq = required(0, "arrays");
+            if (!std::holds_alternative<Tuple>(seq.v))
+                fail_at(seq.pos, fmt::format("{}() takes a tuple of arrays: {}((A, B))", f, f));
+            std::vector<Array> list;
+            for (const Value& v : std::get<Tuple>(seq.v)) list.push_back(array(v, "an array to join"));
+            if (f == "hstack" || f == "vstack")
+                return done(guarded(name.pos, [&] { return f == "hstack" ? hstack(list) : vstack(list); }));
+            auto ax = arg(1, "axis");
+            int axis = ax ? static_cast<int>(integer(*ax, "axis")) : 0;
+            return done(guarded(name.pos, [&] {
+                return f == "stack" ? stack(list, axis) : concatenate(list, axis);
+            }));
+        }
+        if (f == "pad") {
+            Array a = a0();
+            Value widths = required(1, "pad_width");
+            auto value = arg(2, "constant_values");
+            auto mode = arg(3, "mode");
+            if (mode && (!std::holds_alternative<std::string>(mode->v) ||
+                         std::get<std::string>(mode->v) != "constant"))
+                fail_at(mode->pos, "pad() supports mode='constant' only");
+            // An int, a (before, after) pair, or one pair per dimension.
+            std::vector<std::pair<int64_t, int64_t>> pairs;
+            auto pair_of = [&](const Value& v) {
+                std::vector<int64_t> w = integers(v, "a pad width");
+                if (w.size() == 1) return std::pair{w[0], w[0]};
+                if (w.size() != 2) fail_at(v.pos, "a pad width is (before, after)");
+                return std::pair{w[0], w[1]};
+            };
+            const Tuple* t = std::get_if<Tuple>(&widths.v);
+            if (t && !t->empty() && std::holds_alternative<Tuple>((*t)[0].v)) {
+                for (const Value& v : *t) pairs.push_back(pair_of(v));
+            } else {
+                pairs.push_back(pair_of(widths));
+            }
+            Array c = value ? array(*value, "constant_values") : Array(0);
+            return done(guarded(name.pos, [&] { return pad(a, pairs, c); }));
+        }
+        if (f == "tile") {
+            Array a = a0();
+            std::vector<int64_t> reps = integers(required(1, "reps"), "a repetition");
+            return done(guarded(name.pos, [&] { return tile(a, reps); }));
+        }
+        if (f == "flip") {
+            Array a = a0();
+            auto ax = arg(1, "axis");
+            std::optional<int> axis;
+            if (ax && !none(*ax)) axis = static_cast<int>(integer(*ax, "axis"));
+            return done(guarded(name.pos, [&] { return flip(a, axis); }));
+        }
+        if (f == "reshape" || f == "flatten" || f == "ravel") {
+            Array a = a0();
+            std::vector<int64_t> shape{-1};
+            if (f == "reshape") {
+                // reshape(A, (2, -1)), A.reshape((2, -1)) and A.reshape(2, -1).
+                shape = integers(required(1, "shape"), "a size");
+                for (size_t k = 2; k < args.size(); ++k) shape.push_back(integer(args[k], "a size"));
+            }
+            return done(guarded(name.pos, [&] { return reshape(a, shape); }));
+        }
         if (lookup_operator(f)) {
             std::vector<Array> arrays;
             for (const Value& v : args) arrays.push_back(array(v, fmt::format("an argument of {}()", f)));

@@ -29,6 +29,8 @@ struct Array::Node {
         Reduce,  // op= over `reduced` dimensions of the child (the others kept, in order)
         ArgReduce, // argmin/argmax: the C-order linear position of the first extreme
         Einsum,  // sum over labels not in the output of the product of the children
+        Concat,  // the children one after another along `axis` (equal sizes elsewhere)
+        Reshape, // the child's elements in C order, in this node's shape
     };
     Kind kind;
     std::vector<int64_t> shape;
@@ -46,6 +48,7 @@ struct Array::Node {
     std::vector<bool> reduced;                    // Reduce, ArgReduce: per child dimension
     std::vector<std::vector<int>> labels;         // Einsum: per child, a label per dimension
     std::vector<int> out_labels;                  // Einsum: a label per output dimension
+    int axis = 0;                                 // Concat
 };
 
 namespace array_detail {

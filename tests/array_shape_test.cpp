@@ -1,0 +1,227 @@
+// Shape operators that move elements (concatenate, stack, pad, tile, reshape, flip) as lazy
+// arrays: the conformance cases of the shape-operator notes (../shared/papers/notes/
+// shape-operators.md, section 6) with their exact pos/crd/values, the phases a concatenation
+// compiles to, and the shape errors.
+#include <gtest/gtest.h>
+
+#include "compiler_test_util.hpp"
+#include "siskin/array.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::testing {
+namespace {
+
+ComputeOptions as(const std::string& format, int ndims) {
+    ComputeOptions o;
+    o.compile = test_options();
+    o.format = Format::parse(format, ndims);
+    return o;
+}
+
+/// A float64 tensor in `format` from dense rows (0 is the fill).
+Tensor from_rows(const std::vector<std::vector<double>>& rows, const std::string& format) {
+    std::vector<Scalar> v;
+    for (const auto& r : rows)
+        for (double x : r) v.push_back(Scalar::of(x));
+    std::vector<int64_t> shape = {static_cast<int64_t>(rows.size()),
+                                  rows.empty() ? 0 : static_cast<int64_t>(rows[0].size())};
+    return Tensor::from_dense(shape, ValueType::Float64, Scalar::of(0.0), Format::parse(format, 2), v);
+}
+
+Tensor vector_from(int64_t n, std::vector<std::pair<int64_t, double>> entries,
+                   const std::string& format = "sparselist(0)") {
+    std::vector<Scalar> v(n, Scalar::of(0.0));
+    for (auto [k, x] : entries) v[k] = Scalar::of(x);
+    return Tensor::from_dense({n}, ValueType::Float64, Scalar::of(0.0), Format::parse(format, 1), v);
+}
+
+/// pos, crd and values of the last (sparselist) level of a CSR matrix or compressed vector.
+void expect_csr(const Tensor& t, std::vector<int64_t> pos, std::vector<int64_t> crd,
+                std::vector<double> vals) {
+    const LevelStorage& l = t.level(t.num_levels() - 1);
+    ASSERT_EQ(l.spec.kind, "sparselist") << t.format().to_string();
+    EXPECT_EQ(ints(l.buffer("pos")), pos);
+    EXPECT_EQ(ints(l.buffer("crd")), crd);
+    EXPECT_EQ(doubles(t.values()), vals);
+}
+
+/// The compiled result equals the reference evaluator's on the same program.
+void expect_reference(const Array& a, const Tensor& got) {
+    ComputeOptions ref;
+    ref.interpret = true;
+    EXPECT_TRUE(got.equals(a.compute(ref))) << a.program_text() << got.to_string();
+}
+
+TEST(ArrayShapes, CollapseAndSplitRoundTrip) {
+    Array A(from_rows({{0, 5, 0}, {7, 0, 8}}, "csr"), "A");
+    // 1. collapse row-major: crd [1,3,5], vals [5,7,8]
+    Tensor c = reshape(A, {-1}).compute(as("sparselist(0)", 1));
+    expect_csr(c, {0, 3}, {1, 3, 5}, {5, 7, 8});
+    // 3. split back: CSR pos [0,1,3], crd [1,0,2]
+    Array b(c, "b");
+    Tensor s = reshape(b, {2, 3}).compute(as("csr", 2));
+    expect_csr(s, {0, 1, 3}, {1, 0, 2}, {5, 7, 8});
+    EXPECT_NE(reshape(b, {2, 3}).program_text().find("b[i0 * 3 + i1]"), std::string::npos)
+        << reshape(b, {2, 3}).program_text(); // a split is an affine read
+    // 5. reshape 2x6 -> 3x4: CSR pos [0,0,2,3], crd [1,2,1], vals [1,2,3]
+    Array B(from_rows({{0, 0, 0, 0, 0, 1}, {2, 0, 0, 3, 0, 0}}, "csr"), "B");
+    expect_csr(reshape(B, {3, 4}).compute(as("csr", 2)), {0, 0, 2, 3}, {1, 2, 1}, {1, 2, 3});
+    // 7. empty rows, and an empty matrix
+    Array E(from_rows({{0, 0, 0}, {1, 0, 2}, {0, 0, 0}, {0, 0, 0}}, "csr"), "E");
+    expect_csr(reshape(E, {-1}).compute(as("sparselist(0)", 1)), {0, 2}, {3, 5}, {1, 2});
+    Array Z(from_rows({{0, 0}, {0, 0}}, "csr"), "Z");
+    expect_csr(reshape(Z, {-1}).compute(as("sparselist(0)", 1)), {0, 0}, {}, {});
+    // 25. size-1 dimensions: split with |i| = 1 gives pos [0, nnz]
+    expect_csr(reshape(b, {1, 6}).compute(as("csr", 2)), {0, 3}, {1, 3, 5}, {5, 7, 8});
+    // 16. slice of a collapsed view: crd [0,1,2], vals [5,7,8]
+    expect_csr(reshape(A, {-1})[{IndexItem::slice(1, 6, 2)}].compute(as("sparselist(0)", 1)),
+               {0, 3}, {0, 1, 2}, {5, 7, 8});
+    // 17. a slice of a collapse that starts in an exhausted row: crd [1,6], vals [2,3]
+    Array C(from_rows({{1, 0, 0}, {2, 0, 0}, {0, 0, 3}}, "csr"), "C");
+    expect_csr(reshape(C, {-1})[{IndexItem::slice(2, 9)}].compute(as("sparselist(0)", 1)),
+               {0, 2}, {1, 6}, {2, 3});
+    // 19, 20. fused collapse + and * a compressed vector
+    Array v(vector_from(6, {{0, 10}, {3, 20}}), "v");
+    expect_csr((reshape(A, {-1}) + v).compute(as("sparselist(0)", 1)), {0, 4}, {0, 1, 3, 5},
+               {10, 5, 27, 8});
+    Array w(vector_from(6, {{1, 2}, {2, 3}, {5, 4}}), "w");
+    Array product = reshape(A, {-1}) * w;
+    EXPECT_EQ(product.program().outputs().size(), 1u); // fused: no temporary
+    expect_csr(product.compute(as("sparselist(0)", 1)), {0, 2}, {1, 5}, {10, 32});
+    // 21. split x CSR: (0,1)=10, (0,2)=40, nothing in row 1
+    Array a(vector_from(6, {{1, 1}, {2, 2}, {4, 3}}), "a");
+    Array B2(from_rows({{0, 10, 20}, {5, 0, 0}}, "csr"), "B2");
+    expect_csr((reshape(a, {2, 3}) * B2).compute(as("csr", 2)), {0, 2, 2}, {1, 2}, {10, 40});
+}
+
+TEST(ArrayShapes, CollapseOfACsfAndAColumnMajorCsc) {
+    // 6. T 2x2x3 with (0,1,2)=1, (1,0,0)=2, (1,1,1)=3 collapsed over (i,j): 4x3
+    CoordinateList l = entries(3, {{{0, 1, 2}, 1.0}, {{1, 0, 0}, 2.0}, {{1, 1, 1}, 3.0}});
+    Array T(Tensor::from_coordinates({2, 2, 3}, ValueType::Float64, Scalar::of(0.0),
+                                     Format::csf(3), l), "T");
+    Tensor m = reshape(T, {4, 3}).compute(as("csr", 2));
+    expect_csr(m, {0, 0, 1, 2, 3}, {2, 0, 1}, {1, 2, 3});
+    expect_reference(reshape(T, {4, 3}), reshape(T, {4, 3}).compute(as("dcsr", 2)));
+    // 2. the column-major collapse is the collapse of the transpose: crd [1,2,5]
+    Array A(from_rows({{0, 5, 0}, {7, 0, 8}}, "csc"), "A");
+    expect_csr(reshape(A.T(), {-1}).compute(as("sparselist(0)", 1)), {0, 3}, {1, 2, 5},
+               {7, 5, 8});
+}
+
+TEST(ArrayShapes, ConcatenationsAreSequentialPhases) {
+    // 8. hstack: 2x5 CSR pos [0,2,4], crd [0,4,1,2], vals [1,3,2,4]
+    Array B(from_rows({{1, 0}, {0, 2}}, "csr"), "B");
+    Array C(from_rows({{0, 0, 3}, {4, 0, 0}}, "csr"), "C");
+    expect_csr(hstack({B, C}).compute(as("csr", 2)), {0, 2, 4}, {0, 4, 1, 2}, {1, 3, 2, 4});
+    // 9. vstack: pos [0,1,2,3], crd [0,2,1]; two loop nests, no test of the operand
+    Array V(from_rows({{1, 0, 0}, {0, 0, 2}}, "csr"), "V");
+    Array W(from_rows({{0, 3, 0}}, "coo"), "W"); // 12. a COO operand into a CSR result
+    Array vs = vstack({V, W});
+    std::string text = vs.program_text();
+    EXPECT_NE(text.find("out[i0(0:2), i1] = V[i0, i1]"), std::string::npos) << text;
+    EXPECT_NE(text.find("out[i2(2:3), i3] = W[i2, i3]"), std::string::npos) << text;
+    EXPECT_EQ(text.find("if"), std::string::npos) << text;
+    expect_csr(vs.compute(as("csr", 2)), {0, 1, 2, 3}, {0, 2, 1}, {1, 2, 3});
+    Tensor coo = hstack({B, C}).compute(as("coo", 2));
+    expect_reference(hstack({B, C}), coo);
+    // 10. an empty operand keeps the other's rows and shifts by its rows
+    Array empty(from_rows({{0, 0, 0}, {0, 0, 0}}, "csr"), "Z");
+    expect_csr(vstack({V, empty}).compute(as("csr", 2)), {0, 1, 2, 2, 2}, {0, 2}, {1, 2});
+    expect_csr(vstack({empty, V}).compute(as("csr", 2)), {0, 0, 0, 1, 2}, {0, 2}, {1, 2});
+    // 11. three-way concatenation with row counts 1, 2, 1
+    Array r1(from_rows({{1, 0}}, "csr"), "r1"), r2(from_rows({{0, 2}, {3, 0}}, "csr"), "r2"),
+        r3(from_rows({{0, 4}}, "csr"), "r3");
+    expect_csr(concatenate({concatenate({r1, r2}), r3}).compute(as("csr", 2)), {0, 1, 2, 3, 4},
+               {0, 1, 0, 1}, {1, 2, 3, 4});
+    // 22. SpMV on a vstack: y = [3, 3, 4], one phase per operand, no temporary
+    Array A(from_rows({{1, 2}, {0, 3}}, "csr"), "A"), B1(from_rows({{4, 0}}, "csr"), "B1");
+    Array x(vector_from(2, {{0, 1}, {1, 1}}, "dense"), "x");
+    Array y = matmul(vstack({A, B1}), x);
+    EXPECT_EQ(y.program().outputs(), std::vector<std::string>{"out"});
+    Tensor yt = y.compute(as("dense", 1));
+    EXPECT_EQ(doubles(yt.values()), (std::vector<double>{3, 3, 4}));
+    // A contraction over an hstack splits the reduced loop: [B C] @ ones
+    Array ones(vector_from(5, {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}, "dense"), "ones");
+    EXPECT_EQ(doubles(matmul(hstack({B, C}), ones).compute(as("dense", 1)).values()),
+              (std::vector<double>{4, 6}));
+}
+
+TEST(ArrayShapes, SlicesPadTileStackFlip) {
+    // 13. rows [0:3:2] of a 6x2 CSR whose row r holds (r, r%2) = r+1
+    std::vector<std::vector<double>> rows(6, std::vector<double>(2, 0.0));
+    for (int r = 0; r < 6; ++r) rows[r][r % 2] = r + 1;
+    Array A(from_rows(rows, "csr"), "A");
+    expect_csr(A[{IndexItem::slice(0, 3, 2)}].compute(as("csr", 2)), {0, 1, 2}, {0, 0}, {1, 3});
+    // 14, 15. column slices of compressed levels
+    Array row(from_rows({{1, 2, 3, 4, 0, 5}}, "csr"), "row");
+    expect_csr(row[{IndexItem::at(0), IndexItem::slice(1, 5, 2)}].compute(as("sparselist(0)", 1)),
+               {0, 2}, {0, 1}, {2, 4});
+    Array b(vector_from(10, {{0, 1}, {2, 2}, {4, 3}, {5, 4}, {7, 5}, {9, 6}}), "b");
+    expect_csr(b[{IndexItem::slice(1, 10, 3)}].compute(as("sparselist(0)", 1)), {0, 2}, {1, 2},
+               {3, 5});
+    // 18. slice of an intermediate, fused
+    Array B(from_rows({{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}}, "csr"), "B");
+    Array s = (A * B)[{IndexItem::slice(1, 5, 2)}];
+    EXPECT_EQ(s.program().outputs().size(), 1u);
+    expect_csr(s.compute(as("csr", 2)), {0, 1, 2}, {1, 1}, {4, 16});
+    // pad, tile, stack against the reference evaluator and exact values
+    Array P(from_rows({{1, 0}, {0, 2}}, "csr"), "P");
+    Tensor padded = pad(P, {{1, 0}, {0, 2}}, 0).compute(as("csr", 2));
+    expect_csr(padded, {0, 0, 1, 2}, {0, 1}, {1, 2});
+    Array pad7 = pad(P, {{1, 1}}, 7);
+    Tensor p7 = pad7.compute(as("dense", 2));
+    EXPECT_EQ(p7.shape(), (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(p7.at({0, 0}).as_double(), 7.0);
+    EXPECT_EQ(p7.at({2, 2}).as_double(), 2.0);
+    expect_reference(pad7, p7);
+    expect_csr(tile(P, {1, 2}).compute(as("csr", 2)), {0, 2, 4}, {0, 2, 1, 3}, {1, 1, 2, 2});
+    Tensor st = stack({P, P}, 1).compute(as("dense", 3));
+    EXPECT_EQ(st.shape(), (std::vector<int64_t>{2, 2, 2}));
+    EXPECT_EQ(st.at({1, 1, 1}).as_double(), 2.0);
+    // flip reads backwards: the reference evaluator runs it; compiled code refuses (for now)
+    ComputeOptions ref;
+    ref.interpret = true;
+    EXPECT_EQ(flip(P, 0).compute(ref).at({0, 1}).as_double(), 2.0);
+}
+
+TEST(ArrayShapes, ShapeErrorsNameOperatorOperandsAndSizes) {
+    Array A(from_rows({{1, 0, 0}, {0, 2, 0}}, "csr"), "A");
+    Array B(from_rows({{1, 0}, {0, 2}}, "csr"), "B");
+    auto message = [](auto&& f) {
+        try {
+            f();
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    // 24. the rejections
+    EXPECT_EQ(message([&] { (void)reshape(A, {4, 2}); }),
+              "reshape: cannot reshape A (shape (2, 3)) (6 elements) into shape (4, 2)");
+    EXPECT_EQ(message([&] { (void)reshape(A, {-1, 4}); }),
+              "reshape: cannot reshape A (shape (2, 3)) (6 elements) into shape (-1, 4)");
+    EXPECT_EQ(message([&] { (void)reshape(A, {-1, -1}); }),
+              "reshape: can only specify one unknown dimension");
+    EXPECT_EQ(message([&] { (void)vstack({A, B}); }),
+              "concatenate: along axis 0, dimension 1 of A (shape (2, 3)) has size 3 but B "
+              "(shape (2, 2)) has size 2");
+    EXPECT_EQ(message([&] { (void)stack({A, B}); }),
+              "stack: all input arrays must have the same shape, but A (shape (2, 3)) and B "
+              "(shape (2, 2)) differ");
+    EXPECT_EQ(message([&] { (void)pad(A, {{1, 1}, {1, 1}, {1, 1}}); }),
+              "pad: 3 pairs of widths for A (shape (2, 3)) with 2 dimensions");
+}
+
+TEST(ArrayShapes, LinearPositionsPast32Bits) {
+    // 28. a collapse whose linear coordinate passes 2^31: 70000 x 70000 has 4.9e9 elements.
+    CoordinateList l = entries(2, {{{69999, 69998}, 3.0}, {{1, 2}, 1.0}});
+    Array A(Tensor::from_coordinates({70000, 70000}, ValueType::Float64, Scalar::of(0.0),
+                                     Format::csr(), l), "A");
+    // The last 10 elements of the collapse, read through a slice of it.
+    Tensor t = reshape(A, {-1})[{IndexItem::slice(-10, std::nullopt)}].compute(as("sparselist(0)", 1));
+    EXPECT_EQ(t.shape(), std::vector<int64_t>{10});
+    expect_csr(t, {0, 1}, {8}, {3});
+}
+
+} // namespace
+} // namespace siskin::testing
