@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <numeric>
+#include <string>
 #include <vector>
 
+#include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 #include "siskin/tensor.hpp"
 
@@ -45,6 +47,16 @@ struct NdArray {
         return r;
     }
 };
+
+/// What `f` throws (Error::what()), or "no error".
+template <class F> std::string error_message(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
 
 inline NdArray np_transpose(const NdArray& a, std::vector<int> axes) {
     std::vector<int64_t> s;

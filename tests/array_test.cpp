@@ -398,31 +398,23 @@ TEST(Arrays, IndexingFollowsPython) {
 TEST(Arrays, ShapeErrorsNameOperatorOperandsAndSizes) {
     Array A(matrix("csr"), "A");
     Array y(vector_of({1, 2, 3}), "y");
-    auto message = [](auto&& f) {
-        try {
-            f();
-        } catch (const Error& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
-    EXPECT_EQ(message([&] { (void)(A + y); }),
+    EXPECT_EQ(error_message([&] { (void)(A + y); }),
               "add: operands could not be broadcast together: A (shape (3, 4)), y (shape (3,)) "
               "(dimension 1 from the end has sizes 4 and 3)");
-    EXPECT_EQ(message([&] { (void)matmul(A, A); }),
+    EXPECT_EQ(error_message([&] { (void)matmul(A, A); }),
               "matmul: the last dimension of A (shape (3, 4)) has size 4 but the second-to-last "
               "of A (shape (3, 4)) has size 3");
-    EXPECT_EQ(message([&] { (void)einsum("ij,jk->ik", {A, A}); }),
+    EXPECT_EQ(error_message([&] { (void)einsum("ij,jk->ik", {A, A}); }),
               "einsum: subscript 'j' has size 4 in A (shape (3, 4)) but size 3 in A (shape (3, 4))");
-    EXPECT_EQ(message([&] { (void)sum(A, 2); }),
+    EXPECT_EQ(error_message([&] { (void)sum(A, 2); }),
               "sum: axis 2 is out of bounds for an array of 2 dimensions");
-    EXPECT_EQ(message([&] { (void)A[{IndexItem::at(3)}]; }),
+    EXPECT_EQ(error_message([&] { (void)A[{IndexItem::at(3)}]; }),
               "indexing: index 3 is out of bounds for axis 0 of A (shape (3, 4)) (size 3)");
-    EXPECT_EQ(message([&] { (void)broadcast_to(y, {3, 2}); }),
+    EXPECT_EQ(error_message([&] { (void)broadcast_to(y, {3, 2}); }),
               "broadcast_to: y (shape (3,)) cannot be broadcast to shape (3, 2)");
-    EXPECT_EQ(message([&] { (void)squeeze(A, std::vector<int>{0}); }),
+    EXPECT_EQ(error_message([&] { (void)squeeze(A, std::vector<int>{0}); }),
               "squeeze: axis 0 of A (shape (3, 4)) has size 3, not 1");
-    EXPECT_EQ(message([&] { (void)(A << 1); }).rfind("shl: ", 0), 0u);
+    EXPECT_EQ(error_message([&] { (void)(A << 1); }).rfind("shl: ", 0), 0u);
 }
 
 } // namespace
