@@ -230,11 +230,12 @@ def measure(workload, inp, ctx, opts, cache_dir):
     row["program"] = workload.text(ctx)
     try:
         formats, ndims = workload.outputs(ctx)
-        prog = native.Program(row["program"], workload.siskin_inputs(ctx), formats, cache_dir, ndims)
+        prog = native.Program(row["program"], workload.siskin_inputs(ctx), formats, cache_dir, ndims,
+                              workload.shapes(ctx))
         row["siskin_compile_ms"] = prog.compile_ms
         row["siskin_c_compiler_ms"] = prog.c_compiler_ms
         row["siskin_cache"] = prog.cache
-        value = siskin_value if workload.family in ("core", "slicing") else operands.siskin_entries
+        value = siskin_value if workload.family in ("core", "slicing", "shape") else operands.siskin_entries
         runners["siskin"] = Runner(lambda: (prog.run(), prog), lambda p: value(p.outputs()))
     except native.SiskinError as e:
         msg = str(e)

@@ -146,7 +146,8 @@ class Program {
 public:
     Program(const std::string& text, std::map<std::string, std::shared_ptr<siskin::Tensor>> inputs,
             const std::map<std::string, std::string>& output_formats, const std::string& cache_dir,
-            const std::map<std::string, int>& output_ndims)
+            const std::map<std::string, int>& output_ndims,
+            const std::map<std::string, std::vector<int64_t>>& output_shapes)
         : held_(std::move(inputs)) {
         for (auto& [name, t] : held_) inputs_[name] = t.get();
         std::map<std::string, siskin::OutputSpec> specs;
@@ -155,6 +156,8 @@ public:
             auto nd = output_ndims.find(name);
             if (!f.empty()) // empty: dense (the default)
                 s.format = siskin::Format::parse(f, nd == output_ndims.end() ? 2 : nd->second);
+            // Outputs written through slices (a concatenation's phases) need their shape.
+            if (auto sh = output_shapes.find(name); sh != output_shapes.end()) s.shape = sh->second;
             specs[name] = s;
         }
         siskin::CompileOptions options;
@@ -228,9 +231,11 @@ void bind_siskin(py::module_& m) {
     py::class_<Program>(m, "Program")
         .def(py::init<const std::string&, std::map<std::string, std::shared_ptr<siskin::Tensor>>,
                       const std::map<std::string, std::string>&, const std::string&,
-                      const std::map<std::string, int>&>(),
+                      const std::map<std::string, int>&,
+                      const std::map<std::string, std::vector<int64_t>>&>(),
              py::arg("text"), py::arg("inputs"), py::arg("outputs"), py::arg("cache_dir"),
-             py::arg("output_ndims") = std::map<std::string, int>{})
+             py::arg("output_ndims") = std::map<std::string, int>{},
+             py::arg("output_shapes") = std::map<std::string, std::vector<int64_t>>{})
         .def("run", &Program::run)
         .def("outputs", &Program::outputs)
         .def_property_readonly("output_bytes", &Program::output_bytes)

@@ -163,6 +163,7 @@ FAMILIES = {
     "masked_mxv": ("Masked mxv against SuiteSparse:GraphBLAS", "graphblas", 1.3),
     "masked_mxm": ("Masked mxm against SuiteSparse:GraphBLAS", "graphblas", None),
     "slicing": ("Slicing and striding against scipy.sparse", "scipy", 3.0),
+    "shape": ("Shape operators (issue 17) against scipy.sparse", "scipy", 3.9),
 }
 
 
@@ -182,10 +183,11 @@ def family_sections(results):
         measured = f"{g:.2f}x" if g else "no ratio in this run"
         if not g and all("not selected" in r["libs"].get(peer, {}).get("note", "") for r in rows):
             measured += f" ({PEER_TITLES[peer]} not selected: --quick leaves out pydata/sparse; --peers adds it)"
+        source = "issue 17" if fam == "shape" else "issue 4 item 10"
         verdict = "" if not (g and goal) else (" (goal met)" if g >= goal else " (goal not met)")
         lines += [f"## {title}", "",
                   f"Geometric mean of {PEER_TITLES[peer]} time / siskin time: **{measured}**" +
-                  (f"; goal (issue 4 item 10): >= {goal:g}x{verdict}." if goal else "; no goal set."), ""]
+                  (f"; goal ({source}): >= {goal:g}x{verdict}." if goal else "; no goal set."), ""]
         header = ["workload", "input", "siskin ms", f"{PEER_TITLES[peer]} ms", "ratio", "BW"]
         with_mem = any("memory" in r for r in rows)
         if with_mem:

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
+import sparse
 
 import operands as ops
 
@@ -143,7 +144,8 @@ def same(ref, got, rtol=1e-9):
 
 class Workload:
     def __init__(self, name, title, program, inputs, output_format, peers, bytes_model=None, guarded=False,
-                 family="core", ndims=(2,), memory=False, new_syntax=False, output_ndims=None):
+                 family="core", ndims=(2,), memory=False, new_syntax=False, output_ndims=None,
+                 output_shapes=None):
         self.name = name
         self.title = title
         self.program = program          # siskin program text, or function(ctx) -> text
@@ -157,6 +159,11 @@ class Workload:
         self.memory = memory            # also measure peak memory (fused ufuncs)
         self.new_syntax = new_syntax    # siskin may refuse its program text: a note, not a failure
         self.output_ndims = output_ndims or {}  # outputs that are not matrices
+        self.output_shapes = output_shapes      # function(ctx) -> {output: shape}, for outputs written
+                                                # through slices (a concatenation's phases)
+
+    def shapes(self, ctx):
+        return self.output_shapes(ctx) if self.output_shapes else {}
 
     def text(self, ctx):
         return self.program(ctx) if callable(self.program) else self.program
@@ -382,6 +389,66 @@ SLICE_WORKLOADS = [
              family="slicing", new_syntax=True),
 ]
 
-WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS
+# ---- shape operators (issue 17): the two halves of each matrix as operands, as the paper does ----
+
+def _halves(ctx, axis):
+    """The two halves of A (rows for axis 0, columns for 1): scipy CSR, pydata COO, siskin CSR."""
+    key = f"_halves{axis}"
+    if not hasattr(ctx, key):
+        a = ctx.A.tocsr()
+        k = a.shape[axis] // 2
+        parts = [a[:k, :], a[k:, :]] if axis == 0 else [a[:, :k], a[:, k:]]
+        parts = [p.tocsr() for p in parts]
+        for p in parts:
+            p.sort_indices()
+        setattr(ctx, key, (parts, [sparse.COO.from_scipy_sparse(p) for p in parts],
+                           [ctx._siskin_csr(p) for p in parts]))
+    return getattr(ctx, key)
+
+
+def _vstack_spmv_program(ctx):
+    # What siskin eval 'vstack((T, U)) @ x' compiles to: one SpMV loop nest per operand.
+    m1, m = _halves(ctx, 0)[0][0].shape[0], ctx.A.shape[0]
+    return (f"for i0 in 0:{m1}, i1 in 0:{ctx.A.shape[1]} {{ y[i0(0:{m1})] += T[i0, i1] * x[i1] }}\n"
+            f"for i2 in 0:{m - m1}, i3 in 0:{ctx.A.shape[1]} {{ y[i2({m1}:{m})] += U[i2, i3] * x[i3] }}")
+
+
+def _hstack_spmv_program(ctx):
+    # What siskin eval 'hstack((L, R)) @ x' compiles to: the reduced loop cut in two.
+    n1, n = _halves(ctx, 1)[0][0].shape[1], ctx.A.shape[1]
+    m = ctx.A.shape[0]
+    return (f"for i0 in 0:{m}, i1 in 0:{n1} {{ y[i0] += L[i0, i1] * x[i1(0:{n1})] }}\n"
+            f"for i2 in 0:{m}, i3 in 0:{n - n1} {{ y[i2] += R[i2, i3] * x[i3({n1}:{n})] }}")
+
+
+def _row_slice(ctx):
+    return 0, ctx.A.shape[0] // 2, 2
+
+
+SHAPE_WORKLOADS = [
+    Workload("vstack_spmv", "SpMV on a vstack y = vstack(T, U) @ x (T, U: the row halves of A), fused",
+             _vstack_spmv_program,
+             {"T": lambda ctx: _halves(ctx, 0)[2][0], "U": lambda ctx: _halves(ctx, 0)[2][1], "x": "sx"},
+             {"y": ""},
+             {"scipy": scipy_runner(lambda c: sp.vstack(_halves(c, 0)[0], format="csr") @ c.x),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0) @ c.x)},
+             family="shape", output_ndims={"y": 1},
+             output_shapes=lambda ctx: {"y": [ctx.A.shape[0]]}),
+    Workload("hstack_spmv", "SpMV on an hstack y = hstack(L, R) @ x (L, R: the column halves of A), fused",
+             _hstack_spmv_program,
+             {"L": lambda ctx: _halves(ctx, 1)[2][0], "R": lambda ctx: _halves(ctx, 1)[2][1], "x": "sx"},
+             {"y": ""},
+             {"scipy": scipy_runner(lambda c: sp.hstack(_halves(c, 1)[0], format="csr") @ c.x),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 1)[1], axis=1) @ c.x)},
+             family="shape", output_ndims={"y": 1}),
+    Workload("row_slice", "slice of the first dimension C = A[0:m/2:2, :] into CSR",
+             lambda ctx: "C[i,j] = A[i({}:{}:{}), j]".format(*_row_slice(ctx)), {"A": "sA"}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: c.A[slice(*_row_slice(c)), :], scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: c.pA[slice(*_row_slice(c))],
+                                     lambda r: scipy_sparse_value(r.tocsr()))},
+             family="shape"),
+]
+
+WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS + SHAPE_WORKLOADS
 
 BY_NAME = {w.name: w for w in WORKLOADS}
