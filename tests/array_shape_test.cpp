@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "array_numpy_model.hpp"
+#include "array/bulk_stack.hpp"
 #include "compiler_test_util.hpp"
 #include "siskin/array.hpp"
 #include "siskin/error.hpp"
@@ -145,6 +146,29 @@ TEST(ArrayShapes, ConcatenationsAreSequentialPhases) {
     Array ones(vector_from(5, {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}, "dense"), "ones");
     EXPECT_EQ(doubles(matmul(hstack({B, C}), ones).compute(as("dense", 1)).values()),
               (std::vector<double>{4, 6}));
+}
+
+TEST(ArrayShapes, AVstackOfCsrTensorsIsABulkCopy) {
+    // Three CSR operands (one empty), fill 1: the result is their arrays one after another.
+    auto csr = [](std::vector<std::vector<double>> rows) {
+        std::vector<Scalar> v;
+        for (const auto& r : rows)
+            for (double x : r) v.push_back(Scalar::of(x));
+        return Tensor::from_dense({static_cast<int64_t>(rows.size()), 3}, ValueType::Float64,
+                                  Scalar::of(1.0), Format::csr(), v);
+    };
+    Array a(csr({{1, 5, 1}, {7, 1, 1}}), "a"), b(csr({{1, 1, 1}}), "b"), c(csr({{1, 1, 9}}), "c");
+    Array v = vstack({a, b, c});
+    auto bulk = array_detail::bulk_vstack(v, Format::csr());
+    ASSERT_TRUE(bulk.has_value());
+    expect_csr(*bulk, {0, 1, 2, 2, 3}, {1, 0, 2}, {5, 7, 9});
+    EXPECT_TRUE(bulk->fill().same(Scalar::of(1.0)));
+    expect_reference(v, *bulk);
+    EXPECT_TRUE(v.compute(as("csr", 2)).equals(*bulk));
+    // Anything else compiles: another format, an operand that is not a plain CSR tensor.
+    EXPECT_FALSE(array_detail::bulk_vstack(v, Format::coo(2)).has_value());
+    EXPECT_FALSE(array_detail::bulk_vstack(vstack({a, b * 2.0}), Format::csr()).has_value());
+    EXPECT_FALSE(array_detail::bulk_vstack(hstack({a, a}), Format::csr()).has_value());
 }
 
 TEST(ArrayShapes, SlicesPadTileStackFlip) {

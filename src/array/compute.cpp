@@ -2,6 +2,7 @@
 #include <set>
 
 #include "array/array_program.hpp"
+#include "array/bulk_stack.hpp"
 #include "array/node.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
@@ -200,6 +201,8 @@ Tensor Array::compute(const ComputeOptions& options) const {
                            : evaluate_compiled(p.program, inputs, outputs, options.compile);
         return std::move(results.at(p.result));
     };
+    if (!options.interpret)
+        if (auto stacked = bulk_vstack(*this, format)) return std::move(*stacked);
     try {
         return run(format);
     } catch (const Error& e) {
