@@ -63,11 +63,14 @@ Printed print_call(const Call& c) {
         if (auto u = syntax::unary_by_op(c.op)) {
             Printed x = print_expr(c.args[0]);
             bool needed = x.precedence < syntax::kUnaryPrecedence;
-            // `-3` would read back as the literal -3, and `--x` is not a token: keep neg(3)
-            // and neg(-x) apart with parentheses.
-            if (u->symbol == "-" && !x.text.empty())
-                needed |= x.text[0] == '-' || std::isdigit(static_cast<unsigned char>(x.text[0])) ||
-                          x.text == "inf" || x.text == "nan";
+            // `-3` would read back as the literal -3: neg(3) keeps its parentheses. neg(-x) is
+            // `- -x`, a space rather than parentheses, so that printing a chain of signs does
+            // not nest it deeper than the text it was parsed from (the parser's depth limit).
+            if (u->symbol == "-" && !x.text.empty()) {
+                if (x.text[0] == '-' && !needed) return {"- " + x.text, syntax::kUnaryPrecedence};
+                needed |= std::isdigit(static_cast<unsigned char>(x.text[0])) || x.text == "inf" ||
+                          x.text == "nan";
+            }
             return {std::string(u->symbol) + parens(x, needed), syntax::kUnaryPrecedence};
         }
     // `int8(3)` is a typed literal: a call of an operator named int8 on a literal keeps its
