@@ -12,10 +12,6 @@
 
 namespace siskin::compiler {
 
-namespace {
-
-// The loop depth binding a subscript (innermost loop of that name), or -1 when the subscript is
-// not a bound index (a literal: located at whichever level holds it).
 int loop_depth(const ir::Expr& s, const std::vector<std::string>& loops) {
     const auto* idx = s->as<ir::Index>();
     if (!idx) return -1;
@@ -23,6 +19,8 @@ int loop_depth(const ir::Expr& s, const std::vector<std::string>& loops) {
         if (loops[d] == idx->name) return static_cast<int>(d);
     return -1;
 }
+
+namespace {
 
 class Concordizer {
 public:
@@ -78,28 +76,13 @@ private:
     // The temporary serving a discordant read, or "" when the read is fine as it is.
     std::string temporary_for(const ir::Access& a) {
         const TensorSignature& sig = out_.signatures.at(a.tensor);
-        const auto& levels = sig.format.levels();
-        std::vector<int> order = sig.format.mode_order();
         if (!reads_discordantly(a, sig.format, loops_)) return "";
-        std::vector<int> depth;
-        for (int mode : order) depth.push_back(loop_depth(a.indices.at(static_cast<size_t>(mode)), loops_));
-
-        // The modes sorted by loop depth (stable), dealt out to the same levels.
-        std::vector<size_t> perm(order.size());
-        std::iota(perm.begin(), perm.end(), 0);
-        std::stable_sort(perm.begin(), perm.end(), [&](size_t x, size_t y) { return depth[x] < depth[y]; });
-        std::vector<LevelSpec> new_levels = levels;
-        size_t k = 0;
-        for (auto& level : new_levels)
-            for (auto& mode : level.modes) mode = order[perm[k++]];
         TensorSignature temp_sig = sig;
-        temp_sig.format = Format(new_levels, sig.format.leaf());
+        temp_sig.format = format_in_loop_order(sig.format, a.indices, loops_);
 
         for (const auto& t : out_.transposes)
             if (t.source == a.tensor && t.signature.format == temp_sig.format) return t.temp;
-        std::string modes;
-        for (size_t x : perm) modes += fmt::format("{}", order[x]);
-        std::string name = fmt::format("{}_by{}", a.tensor, modes);
+        std::string name = temporary_name(a.tensor, temp_sig.format);
         while (names_.count(name)) name += "_";
         names_.insert(name);
         out_.signatures.emplace(name, temp_sig);
@@ -113,6 +96,28 @@ private:
 };
 
 } // namespace
+
+Format format_in_loop_order(const Format& format, const std::vector<ir::Expr>& indices,
+                            const std::vector<std::string>& loops) {
+    std::vector<int> order = format.mode_order();
+    std::vector<int> depth;
+    for (int mode : order) depth.push_back(loop_depth(indices.at(static_cast<size_t>(mode)), loops));
+    // The modes sorted by loop depth (stable), dealt out to the same levels.
+    std::vector<size_t> perm(order.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::stable_sort(perm.begin(), perm.end(), [&](size_t x, size_t y) { return depth[x] < depth[y]; });
+    std::vector<LevelSpec> levels = format.levels();
+    size_t k = 0;
+    for (auto& level : levels)
+        for (auto& mode : level.modes) mode = order[perm[k++]];
+    return Format(levels, format.leaf());
+}
+
+std::string temporary_name(const std::string& tensor, const Format& format) {
+    std::string modes;
+    for (int m : format.mode_order()) modes += fmt::format("{}", m);
+    return fmt::format("{}_by{}", tensor, modes);
+}
 
 bool reads_discordantly(const ir::Access& a, const Format& format, const std::vector<std::string>& loops) {
     const auto& levels = format.levels();

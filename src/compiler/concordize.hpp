@@ -27,9 +27,21 @@ struct Concordized {
     std::vector<Transpose> transposes;
 };
 
+/// The loop depth binding a subscript (innermost loop of that name), or -1 when the subscript is
+/// not a bound index (a literal: located at whichever level holds it).
+int loop_depth(const ir::Expr& subscript, const std::vector<std::string>& loops);
+
 /// Whether reading `a` (of a tensor stored in `format`) inside `loops` (outermost first) reaches
 /// a level other than dense by random access, against its level order.
 bool reads_discordantly(const ir::Access& a, const Format& format, const std::vector<std::string>& loops);
+
+/// `format`'s levels with their modes dealt out in the order of the loops binding `indices`
+/// (an access's subscripts; a mode whose subscript no loop binds keeps its place first): the
+/// format in which that access is concordant. CSR read as `A[j,i]` in loops i, j gives CSC.
+Format format_in_loop_order(const Format& format, const std::vector<ir::Expr>& indices,
+                            const std::vector<std::string>& loops);
+/// The name of a temporary holding `tensor` in `format` ("A_by10"), before making it unique.
+std::string temporary_name(const std::string& tensor, const Format& format);
 
 Concordized concordize(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures);

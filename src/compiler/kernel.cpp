@@ -151,15 +151,32 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                     name));
         all.emplace(name, it->second);
     }
-    std::map<std::string, Tensor> scratch; // workspaces
+    std::map<std::string, Tensor> scratch; // workspaces and routed outputs' temporaries
+    for (const auto& r : plan.routes) {
+        auto it = outputs.find(r.output);
+        if (it == outputs.end()) throw Error(fmt::format("output {} of the kernel is missing", r.output));
+        const TensorSignature& want = plan.signatures.at(r.output);
+        TensorSignature got = TensorSignature::of(it->second);
+        if (!want.matches(got))
+            throw Error(fmt::format("output {} is {}, but the kernel was compiled for {}", r.output,
+                                    got.to_string(), want.to_string()));
+        scratch.emplace(r.temp, detail::unbuilt_tensor(it->second.shape(), r.signature.type,
+                                                       r.signature.fill, r.signature.format));
+    }
+    // After the call: each routed output converted from its temporary.
+    auto deliver_routes = [&] {
+        for (const auto& r : plan.routes)
+            outputs.at(r.output) = scratch.at(r.temp).convert(plan.signatures.at(r.output).format);
+    };
     for (const auto& w : plan.workspaces) {
-        auto like = outputs.find(w.like.tensor);
-        if (like == outputs.end())
-            throw Error(fmt::format("output {} of the kernel is missing", w.like.tensor));
+        // A workspace is as long as a dimension of its output, or of that output's temporary.
+        const Tensor* like = nullptr;
+        if (auto it = scratch.find(w.like.tensor); it != scratch.end()) like = &it->second;
+        else if (auto out = outputs.find(w.like.tensor); out != outputs.end()) like = &out->second;
+        if (!like) throw Error(fmt::format("output {} of the kernel is missing", w.like.tensor));
         const TensorSignature& s = plan.signatures.at(w.name);
-        scratch.emplace(w.name, detail::unbuilt_tensor(
-                                    {like->second.shape().at(static_cast<size_t>(w.like.mode))},
-                                    s.type, s.fill, s.format));
+        std::vector<int64_t> shape{like->shape().at(static_cast<size_t>(w.like.mode))};
+        scratch.emplace(w.name, detail::unbuilt_tensor(shape, s.type, s.fill, s.format));
     }
     auto output = [&](const std::string& name) -> Tensor& {
         auto it = scratch.find(name);
@@ -198,7 +215,8 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     check_slices(plan.slice_checks, dim);
     for (const auto& c : plan.affine_checks) check_affine(c, dim);
     if (plan.forwarded) {
-        outputs.at(plan.forwarded->output) = std::move(temps.at(plan.forwarded->temp));
+        output(plan.forwarded->output) = std::move(temps.at(plan.forwarded->temp));
+        deliver_routes();
         if (work_counter) last_work.store(0);
         return;
     }
@@ -306,6 +324,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                 fmt::join(plan.computed, ", ")));
     if (status != 0)
         throw Error(fmt::format("the compiled kernel failed with status {}", status), Error::Kind::Internal);
+    deliver_routes();
 }
 
 const std::string& Kernel::c_source() const { return impl_->plan.c_source; }

@@ -9,6 +9,7 @@
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
+#include "compiler/output_order.hpp"
 #include "compiler/pass_dump.hpp"
 #include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
@@ -26,6 +27,7 @@ struct Planning {
     const CompileOptions& options;
     LowerCtx ctx;
     ir::Program ordered;
+    OrderedOutputs oo;
     Workspaced ws;
     Concordized cz;
     const ir::Program* program = nullptr; // as the last IR stage left it
@@ -78,9 +80,14 @@ const std::vector<Stage>& stages() {
              p.ordered = order_affine_nests(*p.program, p.given);
              p.program = &p.ordered;
          }},
+        {"output_order", Shows::Program,
+         [](Planning& p) {
+             p.oo = order_outputs(*p.program, p.given);
+             p.program = &p.oo.program;
+         }},
         {"workspaces", Shows::Program,
          [](Planning& p) {
-             p.ws = add_workspaces(*p.program, p.given);
+             p.ws = add_workspaces(*p.program, p.oo.signatures);
              p.program = &p.ws.program;
          }},
         {"concordize", Shows::Program,
@@ -217,10 +224,21 @@ KernelPlan plan_kernel(const ir::Program& program,
     plan.transposes = p.cz.transposes;
     if (p.ws.workspaces.empty()) plan.forwarded = forwarded_copy(p.cz);
     plan.workspaces = p.ws.workspaces;
-    for (const auto& name : p.tensors.outputs)
-        if (std::none_of(p.ws.workspaces.begin(), p.ws.workspaces.end(),
-                         [&](const Workspace& w) { return w.name == name; }))
+    plan.routes = p.oo.routes;
+    // A routed output is seen in its temporary's place.
+    for (const auto& name : p.tensors.outputs) {
+        if (std::any_of(p.ws.workspaces.begin(), p.ws.workspaces.end(),
+                        [&](const Workspace& w) { return w.name == name; }))
+            continue;
+        auto route = std::find_if(p.oo.routes.begin(), p.oo.routes.end(),
+                                  [&](const OutputRoute& r) { return r.temp == name; });
+        if (route == p.oo.routes.end()) {
             plan.visible_outputs.push_back(name);
+        } else {
+            plan.visible_outputs.push_back(route->output);
+            plan.signatures.emplace(route->output, signatures.at(route->output));
+        }
+    }
     plan.dim_classes = p.tensors.dim_classes;
     plan.checks = p.converted.checks;
     plan.slice_checks = p.converted.slice_checks;

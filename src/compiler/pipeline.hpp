@@ -1,6 +1,8 @@
 #pragma once
 // The compiler's pipeline, as one list of named stages (pipeline.cpp, stages()) that plan_kernel
 // runs in order, compiler_passes() names and the pass dump (pass_dump.hpp) shows:
+//   output_order  an output written against its level order: loops reordered, or a temporary
+//               in loop order that Kernel::run converts
 //   workspaces  a reduction into a sparse output reordered to read in order, through a row
 //               workspace where a reduction loop then runs between the output's indices
 //   concordize  discordant reads of levels that cannot locate cheaply -> transposed temporaries
@@ -22,6 +24,7 @@
 #include "compiler/concordize.hpp"
 #include "compiler/workspaces.hpp"
 #include "compiler/convert.hpp"
+#include "compiler/output_order.hpp"
 #include "siskin/compiler.hpp"
 #include "compiler/vocabulary.hpp"
 
@@ -49,6 +52,10 @@ struct KernelPlan {
     /// is outputs without them).
     std::vector<Workspace> workspaces;
     std::vector<std::string> visible_outputs;
+    /// Temporary outputs written in loop order (output_order), among outputs; Kernel::run
+    /// allocates each and converts it into its output after the call (visible_outputs and
+    /// signatures list the output).
+    std::vector<OutputRoute> routes;
 };
 
 /// The exported symbol of every kernel.

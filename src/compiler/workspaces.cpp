@@ -113,51 +113,16 @@ private:
         });
         if (reads_output) return std::nullopt;
 
-        auto cost = [&](const std::vector<std::string>& order) {
-            std::vector<std::string> all = loops_;
-            all.insert(all.end(), order.begin(), order.end());
-            int n = 0;
-            for (const auto* r : reads) n += reads_discordantly(*r, out_.signatures.at(r->tensor).format, all);
-            return n;
-        };
-        auto is_written = [&](const std::string& i) {
-            return std::find(written.begin(), written.end(), i) != written.end();
-        };
-        // Where the first reduction index runs, and how many written indices run inside it.
-        auto split = [&](const std::vector<std::string>& order) {
-            size_t p = 0;
-            while (p < order.size() && is_written(order[p])) ++p;
-            size_t inside = 0;
-            for (size_t k = p; k < order.size(); ++k) inside += is_written(order[k]) ? 1 : 0;
-            return std::pair{p, inside};
-        };
-        auto legal = [&](const std::vector<std::string>& order) {
-            std::vector<std::string> seen;
-            for (const auto& i : order)
-                if (is_written(i)) seen.push_back(i);
-            return seen == written && split(order).second <= 1;
-        };
-
+        // Loops that read everything in order stay as written.
         std::vector<std::string> chosen = loops;
-        if (cost(loops) > 0) {
-            // The first order (closest to the written one) that reads everything in order.
-            std::vector<size_t> perm(loops.size());
-            std::iota(perm.begin(), perm.end(), 0);
-            while (std::next_permutation(perm.begin(), perm.end())) {
-                std::vector<std::string> order;
-                for (size_t k : perm) order.push_back(loops[k]);
-                if (legal(order) && cost(order) == 0) {
-                    chosen = order;
-                    break;
-                }
-            }
-        }
-        auto [p, inside] = split(chosen);
+        if (!reads_in_order(loops_, loops, reads, out_.signatures))
+            chosen = concordant_order(loops_, loops, written, reads, out_.signatures).value_or(loops);
+        auto [p, inside] = written_split(chosen, written);
         if (inside == 0) {
             if (chosen == loops) return std::nullopt;
             return wrap(chosen, 0, chosen.size(), nest.assign_stmt, a.pos);
         }
-        if (!legal(chosen))
+        if (!writes_in_order(chosen, written))
             throw Error(fmt::format("output {} would be written out of order: loop {} runs outside "
                                     "{} of its indices, so it would need a workspace of more than "
                                     "one dimension, which is not supported; write the loops in "
@@ -199,6 +164,53 @@ private:
 };
 
 } // namespace
+
+std::pair<size_t, size_t> written_split(const std::vector<std::string>& order,
+                                        const std::vector<std::string>& written) {
+    auto is_written = [&](const std::string& i) {
+        return std::find(written.begin(), written.end(), i) != written.end();
+    };
+    size_t p = 0;
+    while (p < order.size() && is_written(order[p])) ++p;
+    size_t inside = 0;
+    for (size_t k = p; k < order.size(); ++k) inside += is_written(order[k]) ? 1 : 0;
+    return {p, inside};
+}
+
+bool writes_in_order(const std::vector<std::string>& order, const std::vector<std::string>& written) {
+    std::vector<std::string> seen;
+    for (const auto& i : order)
+        if (std::find(written.begin(), written.end(), i) != written.end()) seen.push_back(i);
+    return seen == written && written_split(order, written).second <= 1;
+}
+
+bool reads_in_order(const std::vector<std::string>& outer, const std::vector<std::string>& order,
+                    const std::vector<const ir::Access*>& reads,
+                    const std::map<std::string, TensorSignature>& signatures) {
+    std::vector<std::string> all = outer;
+    all.insert(all.end(), order.begin(), order.end());
+    for (const auto* r : reads)
+        if (reads_discordantly(*r, signatures.at(r->tensor).format, all)) return false;
+    return true;
+}
+
+std::optional<std::vector<std::string>> concordant_order(
+    const std::vector<std::string>& outer, const std::vector<std::string>& loops,
+    const std::vector<std::string>& written, const std::vector<const ir::Access*>& reads,
+    const std::map<std::string, TensorSignature>& signatures) {
+    auto concordant = [&](const std::vector<std::string>& order) {
+        return reads_in_order(outer, order, reads, signatures);
+    };
+    if (writes_in_order(loops, written) && concordant(loops)) return loops;
+    std::vector<size_t> perm(loops.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    while (std::next_permutation(perm.begin(), perm.end())) {
+        std::vector<std::string> order;
+        for (size_t k : perm) order.push_back(loops[k]);
+        if (writes_in_order(order, written) && concordant(order)) return order;
+    }
+    return std::nullopt;
+}
 
 Workspaced add_workspaces(const ir::Program& program,
                           const std::map<std::string, TensorSignature>& signatures) {

@@ -17,7 +17,9 @@
 // W is a temporary output of the kernel (one vector, the output's fill, its value type),
 // allocated once per call by Kernel::run and never returned.
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/bind.hpp"
@@ -38,6 +40,30 @@ struct Workspaced {
     std::map<std::string, TensorSignature> signatures; // the workspaces' added
     std::vector<Workspace> workspaces;
 };
+
+/// Where the first loop of `order` that is not one of the `written` indices runs, and how many
+/// written indices run inside it.
+std::pair<size_t, size_t> written_split(const std::vector<std::string>& order,
+                                        const std::vector<std::string>& written);
+/// The written indices run in that order, at most one of them inside a loop that is not one of
+/// them (the row workspace holds one dimension).
+bool writes_in_order(const std::vector<std::string>& order, const std::vector<std::string>& written);
+
+/// Whether a nest running `order` inside the loops `outer` reads every access of `reads`
+/// (inputs, with their signatures) in its level order (concordize's reads_discordantly).
+bool reads_in_order(const std::vector<std::string>& outer, const std::vector<std::string>& order,
+                    const std::vector<const ir::Access*>& reads,
+                    const std::map<std::string, TensorSignature>& signatures);
+
+/// The order of a nest's `loops` (inside `outer`) that a reduction into an output whose indices
+/// in storage order are `written` can take: the written indices in that order, at most one of
+/// them inside a loop that is not one of them (the row workspace), and every read in order.
+/// The loops as given when they qualify, else the first such permutation in lexicographic
+/// order of positions; nothing when none qualifies.
+std::optional<std::vector<std::string>> concordant_order(
+    const std::vector<std::string>& outer, const std::vector<std::string>& loops,
+    const std::vector<std::string>& written, const std::vector<const ir::Access*>& reads,
+    const std::map<std::string, TensorSignature>& signatures);
 
 Workspaced add_workspaces(const ir::Program& program,
                           const std::map<std::string, TensorSignature>& signatures);
