@@ -11,7 +11,7 @@ edges=$(grep -rHo '#include "[a-z_]*/' src --include='*.cpp' --include='*.hpp' |
 echo "$edges"
 if [[ "${1:-}" == --check ]]; then
     # Bottom up; an area may include only areas before it in this list.
-    order=(codegen lowering looplets wrappers levels simplify compiler)
+    order=(codegen lowering looplets wrappers levels simplify compiler planner)
     bad=0
     while read -r _ from _ to; do
         fi=-1; ti=-1

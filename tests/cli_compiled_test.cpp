@@ -283,3 +283,34 @@ TEST_F(CliCompiled, ConvertErrors) {
     expect_one_line_error(siskin_cli("convert " + data("olm1000.mtx") + " " + "'" + path("b.mtx") + ":csf(0,1,2)'"),
                           "csf");
 }
+
+TEST_F(CliCompiled, OutputFormatsFollowTheData) {
+    std::string a = data("olm1000.mtx");
+    // Over A's indices: A's format, in the output's index order.
+    Result r = siskin_cli("run 'C[i,j] = A[i,j] * 2' -i A=" + a + ":csc -o C=" + path("c.mtx") + " --stats " +
+                          path("s1.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s1.json")["format"]["C"], "dense(1)@32/sparselist(0)@32");
+    r = siskin_cli("run 'C[i,j] = A[j,i]' -i A=" + a + ":csc -o C=" + path("t.mtx") + " --stats " + path("s2.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s2.json")["format"]["C"], "dense(0)@32/sparselist(1)@32");
+    // A product: the leading operand's rows, then a sparse level.
+    std::string small = data("pts5ldd03.mtx");
+    r = siskin_cli("run 'C[i,j] += A[i,k] * A[k,j]' -i A=" + small + ":csr -o C=" + path("p.mtx") + " --stats " +
+                   path("s3.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s3.json")["format"]["C"], "dense(0)@32/sparselist(1)@32");
+    Tensor A = read_matrix_market(small);
+    auto want = evaluate_reference(ir::parse_program("C[i,j] += A[i,k] * A[k,j]"), {{"A", &A}}).at("C");
+    EXPECT_TRUE(read_matrix_market(path("p.mtx")).equals(want));
+    // SpMV over csr rows stays dense; so does a fill that Matrix Market cannot hold.
+    std::string x = write_vector(1000);
+    r = siskin_cli("run 'y[i] += A[i,j] * x[j]' -i A=" + a + ":csr -i x=" + x + ":dense -o y=" + path("y.mtx") +
+                   " --stats " + path("s4.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s4.json")["format"]["y"].get<std::string>().rfind("dense(0)", 0), 0u);
+    r = siskin_cli("run 'C[i,j] = A[i,j] + 1' -i A=" + a + ":csr -o C=" + path("f.mtx"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    Tensor f = read_matrix_market(path("f.mtx"));
+    EXPECT_EQ(f.stored(), 1000 * 1000);
+}

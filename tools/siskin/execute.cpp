@@ -67,7 +67,7 @@ std::map<std::string, Tensor> execute(const ir::Program& program,
                                       const std::map<std::string, const Tensor*>& input_ptrs,
                                       const std::map<std::string, OutputSpec>& specs,
                                       const std::map<std::string, std::string>& output_paths,
-                                      const ExecuteOptions& o) {
+                                      const ExecuteOptions& o, const std::set<std::string>& format_followed) {
     auto ms_since = [](std::chrono::steady_clock::time_point start) {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     };
@@ -95,8 +95,16 @@ std::map<std::string, Tensor> execute(const ir::Program& program,
     OutputFiles files;
     WriteOptions write_options;
     write_options.fill_comment = o.fill_comment;
-    for (const auto& [name, path] : output_paths)
-        files.write_tensor(results.at(name), path, write_options);
+    for (const auto& [name, path] : output_paths) {
+        const Tensor& t = results.at(name);
+        bool dense = std::all_of(t.format().levels().begin(), t.format().levels().end(),
+                                 [](const LevelSpec& l) { return l.kind == "dense"; });
+        if (format_followed.count(name) && path.ends_with(".mtx") &&
+            !t.fill().same_value(Scalar::zero(t.type())) && !dense)
+            files.write_tensor(t.convert(Format::dense(t.ndims())), path, write_options);
+        else
+            files.write_tensor(t, path, write_options);
+    }
     if (!o.stats_path.empty()) {
         std::vector<double> sorted = times_ms;
         std::sort(sorted.begin(), sorted.end());

@@ -3,6 +3,7 @@
 // use the reference evaluator), run it --repeat times, and write the outputs and --stats all or
 // nothing.
 #include <map>
+#include <set>
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -29,11 +30,13 @@ void add_execute_options(CLI::App& cmd, ExecuteOptions& o);
 void check_execute_options(const ExecuteOptions& o);
 
 /// Runs `program` and writes each output named in `output_paths` to its file; returns every
-/// output of the last run.
+/// output of the last run. `format_followed`: outputs whose format the data chose (no format
+/// asked for); Matrix Market holds no fill, so such an output whose fill is not zero is written
+/// to a .mtx file dense, as it was before the data chose.
 std::map<std::string, Tensor> execute(const ir::Program& program,
                                       const std::map<std::string, const Tensor*>& input_ptrs,
                                       const std::map<std::string, OutputSpec>& specs,
                                       const std::map<std::string, std::string>& output_paths,
-                                      const ExecuteOptions& o);
+                                      const ExecuteOptions& o, const std::set<std::string>& format_followed = {});
 
 } // namespace siskin::cli

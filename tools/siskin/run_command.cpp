@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,6 +19,7 @@
 #include "siskin/error.hpp"
 #include "siskin/functions.hpp"
 #include "siskin/io.hpp"
+#include "siskin/planner.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/reference.hpp"
 
@@ -113,6 +115,22 @@ void run(const RunOptions& o) {
         if (auto t = type_of(name)) specs[name].type = *t;
     }
     for (const auto& [name, t] : starts) specs[name].start = &t;
+    // An output written to a file without a format follows the data: sparse where its leading
+    // operand is (planner/output_format.hpp), dense otherwise.
+    std::set<std::string> format_followed;
+    {
+        std::map<std::string, Format> input_formats;
+        for (const auto& [name, t] : inputs) input_formats.emplace(name, t.format());
+        for (const auto& [name, path] : output_paths)
+            if (!specs[name].format && !specs[name].start) {
+                Format f = output_format_following_data(program, name, input_formats);
+                bool dense = std::all_of(f.levels().begin(), f.levels().end(),
+                                         [](const LevelSpec& l) { return l.kind == "dense"; });
+                if (dense) continue; // the default, as before
+                specs[name].format = f;
+                format_followed.insert(name);
+            }
+    }
     for (const auto& text : o.shapes) {
         auto [name, dims] = parse_assignment(text, "--shape");
         int ndims = dimensions_of(arity, name, "--shape");
@@ -138,7 +156,8 @@ void run(const RunOptions& o) {
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
 
-    std::map<std::string, Tensor> results = execute(program, input_ptrs, specs, output_paths, o.exec);
+    std::map<std::string, Tensor> results =
+        execute(program, input_ptrs, specs, output_paths, o.exec, format_followed);
     for (const auto& name : o.prints) {
         const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
         std::cout << name << " = " << t.to_string() << "\n";
