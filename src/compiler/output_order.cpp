@@ -32,43 +32,11 @@ std::optional<std::vector<std::string>> written_indices(const ir::Access& lhs, c
 
 class Pass {
 public:
-    Pass(const ir::Program& program, OrderedOutputs& out) : out_(out) {
-        for (const auto& name : program.outputs()) outputs_.insert(name);
-        ir::visit(program.body, [&](const ir::Stmt& s) {
-            if (const auto* a = s->as<ir::Assign>()) ++assigns_[a->lhs->tensor];
-        }, [&](const ir::Expr& e) {
-            if (const auto* a = e->as<ir::Access>()) names_.insert(a->tensor);
-        });
-    }
+    Pass(const ir::Program& program, OrderedOutputs& out) : out_(out), tensors_(program) {}
 
     // Nests that can run the output's indices in its order instead.
     ir::Stmt reorder(const ir::Stmt& s) {
-        switch (s->kind) {
-        case ir::StmtKind::Block: {
-            std::vector<ir::Stmt> out;
-            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(reorder(c));
-            return ir::Block::make(std::move(out), s->pos);
-        }
-        case ir::StmtKind::For: {
-            if (auto n = perfect_nest(s))
-                if (auto r = reordered(*n)) return *r;
-            const auto& f = *s->as<ir::For>();
-            loops_.push_back(f.index);
-            ir::Stmt body = reorder(f.body);
-            loops_.pop_back();
-            return ir::For::make(f.index, body, f.lo, f.hi, f.pos);
-        }
-        case ir::StmtKind::If: {
-            const auto& n = *s->as<ir::If>();
-            return ir::If::make(n.cond, reorder(n.then_body), n.else_body ? reorder(n.else_body) : nullptr, n.pos);
-        }
-        case ir::StmtKind::Let: {
-            const auto& n = *s->as<ir::Let>();
-            return ir::Let::make(n.name, n.value, reorder(n.body), n.pos);
-        }
-        case ir::StmtKind::Assign: return s;
-        }
-        return s;
+        return rewrite_perfect_nests(s, loops_, [&](const Nest& n) { return reordered(n); });
     }
 
     // Outputs still written against their order get a temporary in loop order.
@@ -93,9 +61,7 @@ public:
             }
             if (dense_.count(name)) want = Format::dense(format.ndims()).with_index_bits(64);
             else if (!discordant || !uniform || !want || *want == format) continue;
-            std::string temp = temporary_name(name, *want);
-            while (names_.count(temp)) temp += "_";
-            names_.insert(temp);
+            std::string temp = tensors_.fresh(temporary_name(name, *want));
             TensorSignature temp_sig = sig->second;
             temp_sig.format = *want;
             out_.signatures.emplace(temp, temp_sig);
@@ -115,7 +81,7 @@ private:
         const ir::Assign& a = *nest.assign;
         const std::string& out = a.lhs->tensor;
         auto sig = out_.signatures.find(out);
-        if (sig == out_.signatures.end() || !outputs_.count(out) || assigns_[out] != 1) return std::nullopt;
+        if (sig == out_.signatures.end() || !tensors_.outputs.count(out) || tensors_.assigns[out] != 1) return std::nullopt;
         const Format& format = sig->second.format;
         if (levels::all_levels_implicit(format)) return std::nullopt;
 
@@ -137,7 +103,7 @@ private:
         ir::visit(a.rhs, [&](const ir::Expr& e) {
             const auto* r = e->as<ir::Access>();
             if (!r) return;
-            if (outputs_.count(r->tensor)) reads_output = true;
+            if (tensors_.outputs.count(r->tensor)) reads_output = true;
             else if (out_.signatures.count(r->tensor)) reads.push_back(r);
         });
         if (reads_output) return std::nullopt;
@@ -206,9 +172,8 @@ private:
     }
 
     OrderedOutputs& out_;
-    std::set<std::string> outputs_, names_;
+    ProgramTensors tensors_;
     std::set<std::string> dense_; // outputs written through a dense temporary
-    std::map<std::string, int> assigns_;
     std::vector<std::string> loops_;
 };
 

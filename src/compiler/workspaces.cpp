@@ -40,42 +40,10 @@ Format workspace_format(const Format& format) {
 
 class Pass {
 public:
-    Pass(const ir::Program& program, Workspaced& out) : out_(out) {
-        for (const auto& name : program.outputs()) outputs_.insert(name);
-        ir::visit(program.body, [&](const ir::Stmt& s) {
-            if (const auto* a = s->as<ir::Assign>()) ++assigns_[a->lhs->tensor];
-        }, [&](const ir::Expr& e) {
-            if (const auto* a = e->as<ir::Access>()) names_.insert(a->tensor);
-        });
-    }
+    Pass(const ir::Program& program, Workspaced& out) : out_(out), tensors_(program) {}
 
     ir::Stmt stmt(const ir::Stmt& s) {
-        switch (s->kind) {
-        case ir::StmtKind::Block: {
-            std::vector<ir::Stmt> out;
-            for (const auto& c : s->as<ir::Block>()->stmts) out.push_back(stmt(c));
-            return ir::Block::make(std::move(out), s->pos);
-        }
-        case ir::StmtKind::For: {
-            if (auto n = perfect_nest(s))
-                if (auto r = rewrite(*n)) return *r;
-            const auto& f = *s->as<ir::For>();
-            loops_.push_back(f.index);
-            ir::Stmt body = stmt(f.body);
-            loops_.pop_back();
-            return ir::For::make(f.index, body, f.lo, f.hi, f.pos);
-        }
-        case ir::StmtKind::If: {
-            const auto& n = *s->as<ir::If>();
-            return ir::If::make(n.cond, stmt(n.then_body), n.else_body ? stmt(n.else_body) : nullptr, n.pos);
-        }
-        case ir::StmtKind::Let: {
-            const auto& n = *s->as<ir::Let>();
-            return ir::Let::make(n.name, n.value, stmt(n.body), n.pos);
-        }
-        case ir::StmtKind::Assign: return s;
-        }
-        return s;
+        return rewrite_perfect_nests(s, loops_, [&](const Nest& n) { return rewrite(n); });
     }
 
 private:
@@ -83,7 +51,7 @@ private:
         const ir::Assign& a = *nest.assign;
         const std::string& out = a.lhs->tensor;
         auto sig = out_.signatures.find(out);
-        if (a.op.empty() || sig == out_.signatures.end() || assigns_[out] != 1) return std::nullopt;
+        if (a.op.empty() || sig == out_.signatures.end() || tensors_.assigns[out] != 1) return std::nullopt;
         const Format& format = sig->second.format;
         if (levels::all_levels_implicit(format)) return std::nullopt;
 
@@ -108,7 +76,7 @@ private:
         ir::visit(a.rhs, [&](const ir::Expr& e) {
             const auto* r = e->as<ir::Access>();
             if (!r) return;
-            if (outputs_.count(r->tensor)) reads_output = true;
+            if (tensors_.outputs.count(r->tensor)) reads_output = true;
             else if (out_.signatures.count(r->tensor)) reads.push_back(r);
         });
         if (reads_output) return std::nullopt;
@@ -136,9 +104,7 @@ private:
         for (size_t m = 0; m < a.lhs->indices.size(); ++m)
             if (const auto* idx = a.lhs->indices[m]->as<ir::Index>(); idx && idx->name == j)
                 mode = static_cast<int>(m);
-        std::string w = out + "_ws";
-        while (names_.count(w)) w += "_";
-        names_.insert(w);
+        std::string w = tensors_.fresh(out + "_ws");
         TensorSignature ws;
         ws.format = workspace_format(format);
         ws.type = sig->second.type;
@@ -158,8 +124,7 @@ private:
     }
 
     Workspaced& out_;
-    std::set<std::string> outputs_, names_;
-    std::map<std::string, int> assigns_;
+    ProgramTensors tensors_;
     std::vector<std::string> loops_;
 };
 
