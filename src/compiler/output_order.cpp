@@ -85,12 +85,10 @@ private:
         const Format& format = sig->second.format;
         if (levels::all_levels_implicit(format)) return std::nullopt;
 
-        std::vector<std::string> loops;
-        for (const auto* f : nest.loops) loops.push_back(f->index);
+        auto free = free_loops(nest, loops_);
+        if (!free) return std::nullopt;
+        const std::vector<std::string>& loops = *free;
         std::set<std::string> loop_set(loops.begin(), loops.end());
-        if (loop_set.size() != loops.size()) return std::nullopt;
-        for (const auto& l : loops_)
-            if (loop_set.count(l)) return std::nullopt;
         std::vector<std::string> all = loops_;
         all.insert(all.end(), loops.begin(), loops.end());
         auto written = written_indices(*a.lhs, format, all);
@@ -98,15 +96,9 @@ private:
         for (const auto& w : *written)
             if (!loop_set.count(w)) return std::nullopt;
 
-        std::vector<const ir::Access*> reads;
-        bool reads_output = false;
-        ir::visit(a.rhs, [&](const ir::Expr& e) {
-            const auto* r = e->as<ir::Access>();
-            if (!r) return;
-            if (tensors_.outputs.count(r->tensor)) reads_output = true;
-            else if (out_.signatures.count(r->tensor)) reads.push_back(r);
-        });
-        if (reads_output) return std::nullopt;
+        auto input = input_reads(a.rhs, tensors_.outputs, out_.signatures);
+        if (!input) return std::nullopt;
+        const std::vector<const ir::Access*>& reads = *input;
 
         if (!writes_discordantly(*a.lhs, format, all)) {
             note_wide_workspace(a, loops, *written, reads);

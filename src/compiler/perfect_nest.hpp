@@ -35,6 +35,35 @@ inline std::optional<Nest> perfect_nest(const ir::Stmt& s) {
     return n;
 }
 
+/// The nest's loop indices, outermost first, when they are distinct and none of them is one of
+/// the `outer` loops around the nest (else nothing: such a nest keeps its order).
+inline std::optional<std::vector<std::string>> free_loops(const Nest& nest, const std::vector<std::string>& outer) {
+    std::vector<std::string> loops;
+    for (const auto* f : nest.loops) loops.push_back(f->index);
+    std::set<std::string> loop_set(loops.begin(), loops.end());
+    if (loop_set.size() != loops.size()) return std::nullopt;
+    for (const auto& l : outer)
+        if (loop_set.count(l)) return std::nullopt;
+    return loops;
+}
+
+/// The reads of tensors named in `inputs` in `rhs`, or nothing when it reads one of `outputs`
+/// (a nest that reads an output keeps the written order).
+template <class Inputs>
+std::optional<std::vector<const ir::Access*>> input_reads(const ir::Expr& rhs, const std::set<std::string>& outputs,
+                                                          const Inputs& inputs) {
+    std::vector<const ir::Access*> reads;
+    bool reads_output = false;
+    ir::visit(rhs, [&](const ir::Expr& e) {
+        const auto* r = e->as<ir::Access>();
+        if (!r) return;
+        if (outputs.count(r->tensor)) reads_output = true;
+        else if (inputs.count(r->tensor)) reads.push_back(r);
+    });
+    if (reads_output) return std::nullopt;
+    return reads;
+}
+
 /// Rebuilds `s`, handing each perfect nest (at its outermost loop) to `rewrite` with `loops`
 /// holding the loops around it; where it returns a statement, that replaces the nest, elsewhere
 /// the walk goes on inside.
