@@ -135,6 +135,14 @@ TEST(ArrayShapes, ConcatenationsAreSequentialPhases) {
         r3(from_rows({{0, 4}}, "csr"), "r3");
     expect_csr(concatenate({concatenate({r1, r2}), r3}).compute(as("csr", 2)), {0, 1, 2, 3, 4},
                {0, 1, 0, 1}, {1, 2, 3, 4});
+    // Rows of runlist and sparseband levels concatenate too (each read in storage order), and
+    // a reshape of them reads a dense copy (their levels cannot be located at random).
+    Array R(from_rows({{2, 2, 0}, {0, 5, 5}}, "dense(0)/runlist(1)"), "R");
+    Array S(from_rows({{0, 1, 2}, {3, 0, 0}}, "dense(0)/sparseband(1)"), "S");
+    for (const Array& e : {vstack({R, S}), hstack({S, R}), reshape(vstack({R, S}), {3, -1})}) {
+        Tensor got = e.compute(as("csr", 2));
+        expect_reference(e, got);
+    }
     // 22. SpMV on a vstack: y = [3, 3, 4], one phase per operand, no temporary
     Array A(from_rows({{1, 2}, {0, 3}}, "csr"), "A"), B1(from_rows({{4, 0}}, "csr"), "B1");
     Array x(vector_from(2, {{0, 1}, {1, 1}}, "dense"), "x");
