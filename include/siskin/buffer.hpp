@@ -3,7 +3,10 @@
 // `siskin_buffer` of the generated code's prelude, so compiled kernels can read, write and grow
 // level and value arrays in place; both allocate, grow and free its memory through
 // runtime/siskin_memory.h (malloc for small blocks, a mapping of its own for large ones).
+// A buffer may instead borrow memory that another owner keeps alive (Buffer::borrow: a NumPy
+// array's, for the Python package's zero-copy views).
 #include <cstdint>
+#include <memory>
 
 #include "siskin/value.hpp"
 
@@ -23,6 +26,16 @@ public:
     Buffer& operator=(Buffer);
     ~Buffer();
 
+    /// A buffer over `size` elements at `data`, used in place: `owner` (which keeps that memory
+    /// alive, e.g. a NumPy array) is held as long as the buffer uses the memory, and released
+    /// instead of freeing it. siskin never writes borrowed memory: resize, push_back, set and
+    /// fill first copy it into memory of the buffer's own (a copy of the buffer owns its memory
+    /// too), so what writes it is the owner alone, and what it writes is seen here. `data` must
+    /// be aligned for the type.
+    static Buffer borrow(ValueType type, void* data, int64_t size, std::shared_ptr<const void> owner);
+    /// Whether the memory is borrowed (and not yet copied by a write).
+    bool borrowed() const { return owner_ != nullptr; }
+
     ValueType type() const { return type_; }
     int64_t size() const { return raw_.size; }
     /// Grows or shrinks to `n` elements; new elements are zero.
@@ -40,8 +53,12 @@ public:
     RawBuffer& raw() { return raw_; }
 
 private:
+    // Copies borrowed memory into a block of the buffer's own before a write.
+    void own();
+
     ValueType type_;
     RawBuffer raw_;
+    std::shared_ptr<const void> owner_; // set while raw_.data is borrowed
 };
 
 } // namespace siskin

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -60,6 +61,20 @@ public:
     /// Builds from a row-major dense array; elements equal to the fill are not stored.
     static Tensor from_dense(std::vector<int64_t> shape, ValueType type, Scalar fill,
                              Format format, std::span<const Scalar> values);
+
+    /// A tensor over storage the caller built or borrowed (Buffer::borrow: a NumPy or SciPy
+    /// array's), taken as it is, without copying, once checked in one pass over it: levels[k]
+    /// names the buffers of level k as its format names them ("pos", "crd", "crd0", ...; a dense
+    /// level has none), with the index type of the level's width (a width the format leaves
+    /// open is taken from the buffers); positions start at 0 and never decrease, and each
+    /// fibre's coordinates lie inside their dimension, increasing and unique (lexicographically
+    /// for coo), so no kernel reads outside the buffers; `values` holds one value per position of
+    /// the last level (none for a pattern leaf). Anything else is an Error naming the level,
+    /// buffer and position. Dense, sparselist and coo levels; the others (runs, fill gaps, slot
+    /// flags) are refused with Error(Unsupported).
+    static Tensor from_storage(std::vector<int64_t> shape, ValueType type, Scalar fill,
+                               Format format, std::vector<std::map<std::string, Buffer>> levels,
+                               Buffer values);
 
     /// Row-major dense copy, the fill where nothing is stored.
     std::vector<Scalar> to_dense() const;

@@ -23,6 +23,11 @@ struct Entries {
 void sort_and_merge(Entries& entries, std::span<const int> mode_order,
                     std::span<const int64_t> shape, ValueType type, Duplicates duplicates);
 
+/// Checks what every Tensor constructor needs (rank, shape, format dimensions, the fill a value
+/// of `type` and of the leaf) and returns the fill as a value of `type`.
+Scalar check_tensor(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+                    const Format& format);
+
 struct Assembled {
     Format format; // with the index widths chosen
     std::vector<LevelStorage> levels;

@@ -48,18 +48,43 @@ Buffer::Buffer(const Buffer& o) : type_(o.type_) {
     raw_.size = raw_.capacity = o.raw_.size;
 }
 
-Buffer::Buffer(Buffer&& o) noexcept : type_(o.type_), raw_(std::exchange(o.raw_, RawBuffer{})) {}
+Buffer::Buffer(Buffer&& o) noexcept
+    : type_(o.type_), raw_(std::exchange(o.raw_, RawBuffer{})), owner_(std::move(o.owner_)) {}
 
 Buffer& Buffer::operator=(Buffer o) {
     std::swap(type_, o.type_);
     std::swap(raw_, o.raw_);
+    std::swap(owner_, o.owner_);
     return *this;
 }
 
-Buffer::~Buffer() { buffer_memory::free(raw_.data, block_bytes(raw_.capacity, type_)); }
+Buffer::~Buffer() {
+    if (!owner_) buffer_memory::free(raw_.data, block_bytes(raw_.capacity, type_));
+}
+
+Buffer Buffer::borrow(ValueType type, void* data, int64_t size, std::shared_ptr<const void> owner) {
+    SISKIN_ASSERT(size >= 0 && owner, "a borrowed buffer needs a size and an owner");
+    SISKIN_ASSERT(size == 0 || reinterpret_cast<uintptr_t>(data) % type_size(type) == 0,
+                  "borrowed memory is not aligned for its type");
+    Buffer b(type, 0);
+    buffer_memory::free(b.raw_.data, 0);
+    b.raw_ = RawBuffer{data, size, size};
+    b.owner_ = std::move(owner);
+    return b;
+}
+
+void Buffer::own() {
+    if (!owner_) return;
+    void* copy = allocate(nullptr, 0, raw_.size, type_, false);
+    if (raw_.size > 0) std::memcpy(copy, raw_.data, block_bytes(raw_.size, type_));
+    raw_.data = copy;
+    raw_.capacity = raw_.size;
+    owner_.reset();
+}
 
 void Buffer::resize(int64_t n) {
     SISKIN_ASSERT(n >= 0, "negative buffer size");
+    own();
     int64_t dirty = std::min(n, raw_.capacity); // elements past the capacity come zeroed
     if (n > raw_.capacity) {
         raw_.data = allocate(raw_.data, raw_.capacity, n, type_, true);
@@ -74,6 +99,7 @@ void Buffer::resize(int64_t n) {
 }
 
 void Buffer::push_back(const Scalar& v) {
+    own();
     if (raw_.size == raw_.capacity) {
         int64_t grown = raw_.capacity < 8 ? 8 : raw_.capacity * 2; // amortised doubling
         raw_.data = allocate(raw_.data, raw_.capacity, grown, type_, false);
@@ -90,6 +116,7 @@ Scalar Buffer::get(int64_t i) const {
 
 void Buffer::set(int64_t i, const Scalar& v) {
     SISKIN_ASSERT(i >= 0 && i < raw_.size, fmt::format("buffer index {} of {}", i, raw_.size));
+    own();
     v.cast(type_).store(static_cast<char*>(raw_.data) + i * type_size(type_));
 }
 
@@ -103,6 +130,7 @@ template <class Word> void fill_words(void* data, int64_t n, const void* value) 
 
 void Buffer::fill(const Scalar& v) {
     if (raw_.size == 0) return;
+    own();
     alignas(8) unsigned char bytes[8] = {};
     v.cast(type_).store(bytes);
     switch (type_size(type_)) { // by width: one typed store per element, no Scalar per element

@@ -117,6 +117,7 @@ void free(void* p, size_t bytes) {
 }
 
 void reserve(Buffer& b, int64_t n, bool zero) {
+    SISKIN_ASSERT(!b.borrowed(), "reserving room in a borrowed buffer");
     RawBuffer& raw = b.raw();
     if (n <= raw.capacity) return;
     size_t elem = type_size(b.type());

@@ -16,10 +16,8 @@
 
 namespace siskin {
 
-namespace {
-
 // Checks what every constructor needs and returns the fill as a value of `type`.
-Scalar check_tensor(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
+Scalar detail::check_tensor(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
                     const Format& format) {
     check_rank(static_cast<int64_t>(shape.size()), "the tensor");
     for (int64_t n : shape)
@@ -38,7 +36,7 @@ Scalar check_tensor(std::span<const int64_t> shape, ValueType type, const Scalar
     return f;
 }
 
-} // namespace
+using detail::check_tensor;
 
 void CoordinateList::add(std::span<const int64_t> coordinate, const Scalar& value) {
     if (static_cast<int>(coordinate.size()) != ndims)
