@@ -2,10 +2,12 @@
 # Installs the Debian packages siskin needs when any is missing (as root), then returns.
 # Usage: scripts/deps.sh [build|test|bench|fuzz]
 set -euo pipefail
+# The Python package (python/) builds for /usr/bin/python3 with Debian's numpy and scipy.
 packages=(cmake ninja-build g++ gcc make pkg-config ccache
-          libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
+          libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
+          python3 python3-dev pybind11-dev python3-numpy python3-scipy)
 case "${1:-build}" in
-  test) packages+=(libgtest-dev) ;;
+  test) packages+=(libgtest-dev python3-pytest python3-sparse) ;;
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
                     python3-sparse python3-matplotlib libgraphblas-dev) ;;

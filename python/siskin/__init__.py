@@ -1,0 +1,26 @@
+"""siskin: a compiler and runtime for sparse and structured arrays, from Python.
+
+    import numpy as np, scipy.sparse as sp, siskin
+    A = siskin.asarray(sp.random(1000, 1000, density=0.01, format="csr"))  # uses A's arrays
+    x = np.ones(1000)
+    y = siskin.run("y[i] += A[i,j] * x[j]", A=A, x=x)["y"].to_numpy()
+    spmv = siskin.compile("y[i] += A[i,j] * x[j]")          # compiled once per kind of input
+    y = spmv(A=A, x=x)["y"]
+    print(siskin.c("y[i] += A[i,j] * x[j]", formats={"A": "csr"}))
+
+Tensors (siskin.Tensor) have a shape, a dtype, a level format ('csr',
+'dense(0)/sparselist(1)', ...) and a fill value: every element that is not stored equals it.
+Every error is a siskin.SiskinError (a ValueError) carrying siskin's message.
+"""
+
+from ._tensor import SiskinError, Tensor, asarray
+from ._programs import Function, Kernel, c, compile, function, run
+from ._files import read, write
+
+SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
+SiskinError.file = None
+SiskinError.line = None
+SiskinError.column = None
+
+__all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compile", "function",
+           "run", "read", "write"]

@@ -1,0 +1,31 @@
+#pragma once
+// The pieces of the extension module _siskin, one file each; the Python half (python/siskin/)
+// builds the user-facing API on them.
+#include <memory>
+
+#include <pybind11/pybind11.h>
+
+#include "siskin/tensor.hpp"
+#include "siskin/value.hpp"
+
+namespace siskin::python {
+
+namespace py = pybind11;
+
+/// siskin.SiskinError (a ValueError) for every siskin::Error, with its kind and location.
+void bind_errors(py::module_& m);
+/// Tensor: storage borrowed from NumPy arrays, its buffers seen as NumPy arrays, conversions,
+/// files.
+void bind_tensor(py::module_& m);
+/// Programs: compiled kernels cached per input signature, run with the GIL released; the C.
+void bind_programs(py::module_& m);
+/// User functions over the function-body language.
+void bind_functions(py::module_& m);
+
+/// A Python bool, int or float as a Scalar of its own kind (bool, int64 or uint64, float64);
+/// anything else is an Error.
+Scalar scalar_from_python(const py::handle& value);
+/// A Scalar as a Python bool, int or float.
+py::object scalar_to_python(const Scalar& value);
+
+} // namespace siskin::python

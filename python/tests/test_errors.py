@@ -1,0 +1,61 @@
+"""Every misuse raises siskin.SiskinError (a ValueError) with siskin's message, never a crash."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import siskin
+
+
+def test_siskin_error_is_a_value_error_with_a_location():
+    with pytest.raises(ValueError) as caught:
+        siskin.run("y[i] += A[i,j] *", A=np.eye(2))
+    e = caught.value
+    assert isinstance(e, siskin.SiskinError)
+    assert e.kind == "user" and e.line == 1 and e.column is not None
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: siskin.run("y[i] += A[i,j] * x[j]", A=np.eye(3), x=np.ones(4)), "dimension"),
+    (lambda: siskin.run("y[i] += A[i,j] * x[j]", A=np.eye(3)), "missing"),
+    (lambda: siskin.run("y[i] = x[i]", x=np.ones(2), z=np.ones(2)), "does not read"),
+    (lambda: siskin.run("y[i] = x[i]", x=np.ones(2), formats={"q": "csr"}), "does not use"),
+    (lambda: siskin.run("y[i] = x[i]", x=np.ones(2), dtypes={"x": "int8"}), "not an output"),
+    (lambda: siskin.run("y[i] = x[i]", x=np.ones(2), formats={"y": "zigzag"}), "zigzag"),
+    (lambda: siskin.run("y[i] = x[i]", x=np.ones(2, dtype=np.complex128)), "complex128"),
+    (lambda: siskin.asarray(np.eye(2), format="csr(9)"), "csr"),
+    (lambda: siskin.asarray(np.eye(2, dtype=np.int64), fill_value=2.5), "2.5"),
+    (lambda: siskin.asarray(np.ones(3), fill_value="x"), "number"),
+    (lambda: siskin.asarray(siskin.asarray(np.eye(2)), fill_value=1.0), "fill_value"),
+    (lambda: siskin.asarray(np.ones((2, 2, 2))).to_scipy(), "two dimensions"),
+    (lambda: siskin.asarray(np.eye(2)).to_scipy("bsr"), "bsr"),
+    (lambda: siskin.c("y[i] = x[i]", formats={"x": "csr"}), "csr"),
+    (lambda: siskin.function("def f(a: int64) -> int64 { return b }"), "b"),
+    (lambda: siskin.function("not a def"), "def"),
+    (lambda: siskin.run("y[i] = nosuchfunction(x[i])", x=np.ones(2)), "nosuchfunction"),
+])
+def test_misuse_raises_with_siskin_message(call, message):
+    with pytest.raises(siskin.SiskinError, match=message):
+        call()
+
+
+def test_broken_scipy_indices_are_refused():
+    m = sp.csr_matrix((np.ones(2), np.array([0, 5]), np.array([0, 1, 2])), shape=(2, 3), copy=False)
+    with pytest.raises(siskin.SiskinError, match="outside dimension"):
+        siskin.asarray(m)
+    bad_pos = sp.csr_matrix((2, 3))
+    bad_pos.indptr = np.array([0, 2, 1], dtype=np.int32)
+    bad_pos.indices = np.array([0, 1], dtype=np.int32)
+    bad_pos.data = np.ones(2)
+    with pytest.raises(siskin.SiskinError):
+        siskin.asarray(bad_pos)
+
+
+def test_a_kernel_called_with_other_inputs_reports_them():
+    k = siskin.compile("y[i] = x[i] + z[i]")
+    with pytest.raises(siskin.SiskinError, match="missing"):
+        k(x=np.ones(2))
+    with pytest.raises(siskin.SiskinError, match="dimension"):
+        k(x=np.ones(2), z=np.ones(3))
+    with pytest.raises(siskin.SiskinError, match="c_source|called"):
+        siskin.compile("y[i] = x[i]").c_source
