@@ -8,6 +8,9 @@
     y = spmv(A=A, x=x)["y"]
     print(siskin.c("y[i] += A[i,j] * x[j]", formats={"A": "csr"}))
 
+Lazy arrays: siskin.lazy(A) builds NumPy-style expressions (operators, indexing, reductions,
+einsum, matmul) computed as one compiled program by .compute() or siskin.compute().
+
 Tensors (siskin.Tensor) have a shape, a dtype, a level format ('csr',
 'dense(0)/sparselist(1)', ...) and a fill value: every element that is not stored equals it.
 Every error is a siskin.SiskinError (a ValueError) carrying siskin's message.
@@ -16,6 +19,8 @@ Every error is a siskin.SiskinError (a ValueError) carrying siskin's message.
 from ._tensor import SiskinError, Tensor, asarray
 from ._programs import Function, Kernel, c, compile, function, run
 from ._files import read, write
+from ._arrays import (Array, broadcast_to, compute, einsum, expand_dims, lazy, matmul, permute_dims,
+                      squeeze, tensordot, ufunc, where)
 
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None
@@ -23,4 +28,5 @@ SiskinError.line = None
 SiskinError.column = None
 
 __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compile", "function",
-           "run", "read", "write"]
+           "run", "read", "write", "Array", "lazy", "compute", "einsum", "matmul", "tensordot",
+           "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to"]

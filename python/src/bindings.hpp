@@ -21,6 +21,8 @@ void bind_tensor(py::module_& m);
 void bind_programs(py::module_& m);
 /// User functions over the function-body language.
 void bind_functions(py::module_& m);
+/// Lazy arrays: expressions over tensors computed as one program (include/siskin/array.hpp).
+void bind_arrays(py::module_& m);
 
 /// A Python bool, int or float as a Scalar of its own kind (bool, int64 or uint64, float64);
 /// anything else is an Error.

@@ -7,4 +7,5 @@ PYBIND11_MODULE(_siskin, m) {
     siskin::python::bind_tensor(m);
     siskin::python::bind_programs(m);
     siskin::python::bind_functions(m);
+    siskin::python::bind_arrays(m);
 }
