@@ -19,8 +19,8 @@ Every error is a siskin.SiskinError (a ValueError) carrying siskin's message.
 from ._tensor import SiskinError, Tensor, asarray
 from ._programs import Function, Kernel, c, compile, function, run
 from ._files import read, write
-from ._arrays import (Array, broadcast_to, compute, einsum, expand_dims, lazy, matmul, permute_dims,
-                      squeeze, tensordot, ufunc, where)
+from ._arrays import (Array, broadcast_to, compute, concat, einsum, expand_dims, flip, lazy, matmul,
+                      pad, permute_dims, reshape, squeeze, stack, tensordot, tile, ufunc, where)
 
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None
@@ -29,4 +29,5 @@ SiskinError.column = None
 
 __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compile", "function",
            "run", "read", "write", "Array", "lazy", "compute", "einsum", "matmul", "tensordot",
-           "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to"]
+           "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to", "concat",
+           "stack", "reshape", "flip", "tile", "pad"]

@@ -192,3 +192,35 @@ def squeeze(x, axis=None):
 def broadcast_to(x, shape):
     return _wrap(_siskin.broadcast_to(_operand(x), list(shape)))
 
+
+
+def concat(arrays, axis=0):
+    """The arrays one after another along axis (the Array API's concat; NumPy's concatenate)."""
+    return _wrap(_siskin.concatenate([_operand(x) for x in arrays], axis))
+
+
+def stack(arrays, axis=0):
+    return _wrap(_siskin.stack([_operand(x) for x in arrays], axis))
+
+
+def reshape(x, shape):
+    return _wrap(_siskin.reshape(_operand(x), list(shape)))
+
+
+def flip(x, axis=None):
+    return _wrap(_siskin.flip(_operand(x), axis))
+
+
+def tile(x, reps):
+    return _wrap(_siskin.tile(_operand(x), [reps] if isinstance(reps, int) else list(reps)))
+
+
+def pad(x, pad_width, constant_values=0):
+    """Constant padding, NumPy's spelling: one (before, after) pair per dimension, or one pair
+    (or one number) for all."""
+    if isinstance(pad_width, int):
+        pad_width = [(pad_width, pad_width)]
+    widths = [tuple(w) for w in pad_width]
+    if len(widths) == 2 and all(isinstance(w, int) for w in pad_width):
+        widths = [tuple(pad_width)]
+    return _wrap(_siskin.pad(_operand(x), widths, _operand(constant_values)))

@@ -140,6 +140,14 @@ void bind_arrays(py::module_& m) {
     m.def("broadcast_to", [](const py::handle& a, const std::vector<int64_t>& shape) {
         return broadcast_to(operand(a), shape);
     });
+    m.def("concatenate", [](const py::sequence& xs, int axis) { return concatenate(operands(xs), axis); });
+    m.def("stack", [](const py::sequence& xs, int axis) { return stack(operands(xs), axis); });
+    m.def("reshape", [](const py::handle& a, std::vector<int64_t> shape) { return reshape(operand(a), std::move(shape)); });
+    m.def("flip", [](const py::handle& a, std::optional<int> axis) { return flip(operand(a), axis); });
+    m.def("tile", [](const py::handle& a, std::vector<int64_t> reps) { return tile(operand(a), std::move(reps)); });
+    m.def("pad", [](const py::handle& a, std::vector<std::pair<int64_t, int64_t>> widths, const py::handle& value) {
+        return pad(operand(a), std::move(widths), operand(value));
+    });
 }
 
 } // namespace siskin::python
