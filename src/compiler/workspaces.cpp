@@ -68,7 +68,9 @@ private:
             if (std::find(written.begin(), written.end(), idx->name) != written.end()) return std::nullopt;
             written.push_back(idx->name);
         }
-        auto input = input_reads(a.rhs, tensors_.outputs, out_.signatures);
+        // Outputs of earlier statements are read like inputs (frozen by then), but never
+        // transposed: an order is only taken when it reads them in order too.
+        auto input = input_reads(a.rhs, {out}, out_.signatures);
         if (!input) return std::nullopt;
         const std::vector<const ir::Access*>& reads = *input;
 
