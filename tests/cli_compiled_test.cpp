@@ -314,3 +314,35 @@ TEST_F(CliCompiled, OutputFormatsFollowTheData) {
     Tensor f = read_matrix_market(path("f.mtx"));
     EXPECT_EQ(f.stored(), 1000 * 1000);
 }
+
+TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
+    // 30 x 30, about 3 entries a row: small enough for the reference to run the fused nest.
+    CoordinateList entries;
+    entries.ndims = 2;
+    for (int64_t k = 0; k < 90; ++k)
+        entries.add(std::vector<int64_t>{(k * 7) % 30, (k * 13 + k / 30) % 30}, Scalar::of(static_cast<double>(k % 5 + 1)));
+    write_matrix_market(Tensor::from_coordinates({30, 30}, ValueType::Float64, Scalar::of(0.0), Format::csr(), entries),
+                        path("a.mtx"));
+    std::string a = path("a.mtx");
+    std::string inputs = " -i A=" + a + " -i B=" + a + " -i C=" + a;
+    Result r = siskin_cli("explain 'D[i,l] += A[i,j] * B[j,k] * C[k,l]'" + inputs);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("plan 0 (cheapest): ", 0), 0u) << r.out;
+    EXPECT_EQ(count(r.out, "estimated cost"), 3u) << r.out;
+    EXPECT_NE(r.out.find("one fused nest"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("T[i, k] += A[i, j] * B[j, k]"), std::string::npos) << r.out;
+    // Every plan computes the same D.
+    Tensor A = read_matrix_market(a);
+    auto want = evaluate_reference(ir::parse_program("D[i,l] += A[i,j] * B[j,k] * C[k,l]"),
+                                   {{"A", &A}, {"B", &A}, {"C", &A}}).at("D");
+    for (int n = 0; n < 3; ++n) {
+        std::string out = path("d" + std::to_string(n) + ".tns");
+        r = siskin_cli("run 'D[i,l] += A[i,j] * B[j,k] * C[k,l]'" + inputs + " --plan " + std::to_string(n) +
+                       " -o D=" + out);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_TRUE(read_tensor(out).equals(want)) << n;
+    }
+    expect_one_line_error(siskin_cli("run 'D[i,l] += A[i,j] * B[j,k] * C[k,l]'" + inputs + " --plan 3 -o D=" +
+                                     path("x.tns")),
+                          "--plan 3");
+}

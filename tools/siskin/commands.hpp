@@ -5,6 +5,7 @@
 namespace siskin::cli {
 
 void add_run_command(CLI::App& app);
+void add_explain_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_check_function_command(CLI::App& app);

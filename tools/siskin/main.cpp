@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", SISKIN_VERSION);
     app.require_subcommand(1);
     siskin::cli::add_run_command(app);
+    siskin::cli::add_explain_command(app);
     siskin::cli::add_eval_command(app);
     siskin::cli::add_c_command(app);
     siskin::cli::add_convert_command(app);

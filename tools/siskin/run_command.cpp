@@ -31,7 +31,25 @@ struct RunOptions {
     std::string program;
     std::vector<std::string> inputs, outputs, starts, shapes, fills, types, prints, function_files;
     ExecuteOptions exec;
+    int plan = -1;        // --plan N: the planner's candidate N (default: the program as written)
+    bool explain = false; // `siskin explain`: print the candidates instead of running
 };
+
+// `siskin explain`: every candidate the planner weighed, its estimated cost, and its program.
+void print_plan(const Plan& plan) {
+    for (size_t k = 0; k < plan.candidates.size(); ++k) {
+        const PlanCandidate& c = plan.candidates[k];
+        std::cout << fmt::format("plan {}{}: {}; estimated cost {:.4g}\n", k, k == 0 ? " (cheapest)" : "",
+                                 c.description, c.cost);
+        std::string text = ir::print(c.program);
+        for (size_t at = 0; at < text.size();) {
+            size_t end = text.find('\n', at);
+            if (end == std::string::npos) end = text.size();
+            std::cout << "    " << text.substr(at, end - at) << "\n";
+            at = end + 1;
+        }
+    }
+}
 
 void run(const RunOptions& o) {
     if (list_stages(o.exec.dump_after)) return;
@@ -147,7 +165,8 @@ void run(const RunOptions& o) {
         if (!arity.count(name))
             throw Error(fmt::format("--print names tensor '{}', which the program does not use", name));
     // A run that writes nothing would compute and discard its outputs with exit status 0.
-    if (output_paths.empty() && o.prints.empty() && o.exec.stats_path.empty() && o.exec.dump_after.empty())
+    if (!o.explain && output_paths.empty() && o.prints.empty() && o.exec.stats_path.empty() &&
+        o.exec.dump_after.empty())
         throw Error(fmt::format("the program's outputs ({}) go nowhere: give -o NAME=FILE or "
                                 "--print NAME (or --stats FILE to time the run, --dump-after to "
                                 "see the compiler's stages)",
@@ -156,8 +175,22 @@ void run(const RunOptions& o) {
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
 
+    // The program as written, or the planner's candidate --plan names (its temporaries are
+    // outputs too). The cheapest estimate is not run by default yet: a product chain split in
+    // two statements reads its temporary back slower than the estimate assumes (README).
+    Plan plan = plan_program(program, input_ptrs);
+    if (o.explain) {
+        print_plan(plan);
+        return;
+    }
+    if (o.plan >= static_cast<int>(plan.candidates.size()))
+        throw Error(fmt::format("--plan {}: the planner weighed {} plan{} (siskin explain lists them)", o.plan,
+                                plan.candidates.size(), plan.candidates.size() == 1 ? "" : "s"));
+    const PlanCandidate& chosen = o.plan < 0 ? PlanCandidate{"as written", program, {}, 0}
+                                             : plan.candidates.at(static_cast<size_t>(o.plan));
+    for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
     std::map<std::string, Tensor> results =
-        execute(program, input_ptrs, specs, output_paths, o.exec, format_followed);
+        execute(chosen.program, input_ptrs, specs, output_paths, o.exec, format_followed);
     for (const auto& name : o.prints) {
         const Tensor& t = results.count(name) ? results.at(name) : inputs.at(name);
         std::cout << name << " = " << t.to_string() << "\n";
@@ -186,6 +219,24 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the program may call");
     add_execute_options(*cmd, options->exec);
+    cmd->add_option("--plan", options->plan,
+                    "Run the planner's candidate N (siskin explain lists them, cheapest first; default: the program as written)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->callback([options] { run(*options); });
+}
+
+void add_explain_command(CLI::App& app) {
+    auto options = std::make_shared<RunOptions>();
+    options->explain = true;
+    auto* cmd = app.add_subcommand("explain", "Print the plans the planner weighed for a program on these inputs");
+    cmd->add_option("program", options->program,
+                    "Program text, e.g. 'D[i,l] += A[i,j] * B[j,k] * C[k,l]', or @FILE")
+        ->required();
+    cmd->add_option("-i,--input", options->inputs, "Input tensor NAME=FILE[:FORMAT] (.mtx or .tns)");
+    cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
+    cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
+    cmd->add_option("--functions", options->function_files,
+                    "File of function definitions (def and case forms) the program may call");
     cmd->callback([options] { run(*options); });
 }
 

@@ -1,0 +1,64 @@
+// The planner on a chain of three matrix products: the order a hand analysis picks on skewed
+// inputs (the sparse pair first), and every candidate computing what the program computes.
+#include <cmath>
+
+#include "compiler_test_util.hpp"
+#include "siskin/planner.hpp"
+
+namespace siskin::testing {
+namespace {
+
+Tensor random_matrix(int64_t m, int64_t n, double density, uint64_t seed) {
+    return random_matrix_of(m, n, density, "csr", seed, 0.0, [](double u) { return std::floor(u * 5) + 1; });
+}
+
+const char* kChain = "D[i,l] += A[i,j] * B[j,k] * C[k,l]";
+
+// Every candidate's program gives D as the reference does on the original program.
+void expect_candidates_agree(const Plan& plan, const std::map<std::string, const Tensor*>& inputs) {
+    Tensor want = evaluate_reference(ir::parse_program(kChain), inputs).at("D");
+    for (const auto& c : plan.candidates) {
+        auto got = evaluate_compiled(c.program, inputs, c.temporaries, test_options());
+        EXPECT_TRUE(got.at("D").equals(want)) << c.description;
+    }
+}
+
+TEST(PlannerChainOrder, TheSparsePairIsMultipliedFirst) {
+    // A and B hold about one entry a row, C half of each row: A*B is a few dozen products and
+    // a temporary as sparse, B*C first fills a temporary of B's rows times C's rows, and the
+    // fused nest visits every element of D.
+    Tensor a = random_matrix(40, 40, 0.03, 1), b = random_matrix(40, 40, 0.03, 2), c = random_matrix(40, 40, 0.5, 3);
+    std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &b}, {"C", &c}};
+    Plan plan = plan_program(ir::parse_program(kChain), inputs);
+    ASSERT_EQ(plan.candidates.size(), 3u);
+    EXPECT_EQ(plan.candidates[0].description, "T = A*B first, then T*C");
+    EXPECT_LT(plan.candidates[0].cost, plan.candidates[1].cost);
+    expect_candidates_agree(plan, inputs);
+
+    // The mirror image: B and C sparse, A half full: B*C first.
+    std::map<std::string, const Tensor*> mirrored{{"A", &c}, {"B", &a}, {"C", &b}};
+    Plan other = plan_program(ir::parse_program(kChain), mirrored);
+    EXPECT_EQ(other.candidates[0].description, "T = B*C first, then A*T");
+    expect_candidates_agree(other, mirrored);
+}
+
+TEST(PlannerChainOrder, OtherProgramsAndWrittenLoopsKeepTheirOrder) {
+    Tensor a = random_matrix(6, 6, 0.3, 4);
+    std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &a}, {"C", &a}};
+    for (const char* text : {"C[i,j] += A[i,k] * B[k,j]", "for i, j, k, l { D[i,l] += A[i,j] * B[j,k] * C[k,l] }"}) {
+        Plan plan = plan_program(ir::parse_program(text), inputs);
+        ASSERT_EQ(plan.candidates.size(), 1u) << text;
+        EXPECT_EQ(plan.candidates[0].description, "as written") << text;
+    }
+}
+
+TEST(PlannerStatistics, RowAndColumnCountsOfTheEntriesThatAreNotTheFill) {
+    Tensor a = make({3, 4}, "csr", {{{0, 1}, 1}, {{0, 3}, 2}, {{2, 1}, 3}, {{2, 2}, 0}});
+    TensorStatistics s = TensorStatistics::of(a);
+    EXPECT_EQ(s.entries, 3); // the stored 0 is the fill
+    EXPECT_EQ(s.per_coordinate[0], (std::vector<int64_t>{2, 0, 1}));
+    EXPECT_EQ(s.per_coordinate[1], (std::vector<int64_t>{0, 2, 0, 1}));
+}
+
+} // namespace
+} // namespace siskin::testing
