@@ -36,7 +36,9 @@ enum {
     SISKIN_ERR_ALLOC = 1, /* a buffer could not grow: out of memory or a size overflow */
     SISKIN_ERR_INDEX_OVERFLOW = 2, /* a position outgrew an output's 32-bit index buffer */
     SISKIN_ERR_COORDINATE = 3, /* a computed subscript (x[P[i]]) left its tensor */
-    SISKIN_ERR_SIZE = 4 /* a buffer's size (a product of extents) does not fit an int64_t */
+    SISKIN_ERR_SIZE = 4, /* a buffer's size (a product of extents) does not fit an int64_t */
+    SISKIN_ERR_STRUCTURE = 5 /* an output level cannot hold what was written (a second entry in a
+                                sparsepoint fibre, a second run in a sparseinterval fibre) */
 };
 
 /* Checked sizes: a * b and a + b of non-negative sizes, or -1 when an operand is -1 or the result

@@ -3,7 +3,7 @@
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
-// sparseband, coo, pattern leaves), with chosen or given index widths.
+// sparseband, sparserunlist, coo, pattern leaves), with chosen or given index widths.
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -78,23 +78,25 @@ struct Gen {
     std::string width() { return chance(rng, 0.5) ? "@32" : "@64"; }
     std::string matrix_format() {
         static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo", "dense(0)/band(1)",
-                                                   "dense(0)/rle(1)", "dense(0)/bytemap(1)"};
+                                                   "dense(0)/rle(1)", "dense(0)/bytemap(1)",
+                                                   "dense(0)/sparserunlist(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
-                                                   "dense(1)/rle(0)", "dense(1)/bytemap(0)"};
+                                                   "dense(1)/rle(0)", "dense(1)/bytemap(0)",
+                                                   "sparselist(1)/sparserunlist(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
     std::string vector_format() {
         if (chance(rng, 0.4)) return "dense";
         static const std::vector<std::string> sparse{"sparselist(0)", "sparselist(0)", "band(0)",
-                                                     "rle(0)", "bytemap(0)"};
+                                                     "rle(0)", "bytemap(0)", "sparserunlist(0)"};
         return pick(rng, sparse) + width();
     }
     // A sparse vector output: appended in order (sparselist, runlist, sparseband, coo), or the
     // random-access bytemap; an index width sometimes.
     Format vector_output() {
         static const std::vector<std::string> formats{"sparselist(0)", "sparselist(0)", "bytemap(0)",
-                                                      "rle(0)", "band(0)", "coo"};
+                                                      "rle(0)", "band(0)", "coo", "sparserunlist(0)"};
         std::string f = pick(rng, formats);
         if (chance(rng, 0.3)) f += width();
         return Format::parse(f, 1);
@@ -112,6 +114,7 @@ struct Gen {
             {"sparselist(0)/rle(1)", "sparselist(1)/rle(0)"},
             {"dense(0)/band(1)", "dense(1)/band(0)"},
             {"band(0)/band(1)", "sparselist(1)/band(0)"},
+            {"dense(0)/sparserunlist(1)", "sparselist(1)/sparserunlist(0)"},
             {"coo(0,1)", "coo(1,0)"}};
         int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense
@@ -124,7 +127,8 @@ struct Gen {
     Format pattern_output() {
         static const std::vector<std::string> rows{"dense(0)/sparselist(1)/pattern",
                                                    "sparselist(0)/sparselist(1)/pattern",
-                                                   "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern"};
+                                                   "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern",
+                                                   "dense(0)/sparserunlist(1)/pattern"};
         static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
                                                    "dense(1)/bytemap(0)/pattern"};
         return Format::parse(pick(rng, row_major ? rows : cols), 2);

@@ -1,9 +1,13 @@
 // Level-specific cases the random programs do not reach: pattern inputs, a 3-d coo, other value
 // types, and the structure of sparse outputs.
+#include <limits>
+
 #include "compiler_test_util.hpp"
 
 namespace siskin::testing {
 namespace {
+
+const double kInf = std::numeric_limits<double>::infinity();
 
 Tensor pattern_csr() {
     CoordinateList e;
@@ -107,6 +111,60 @@ TEST(CompilerLevels, DiagonalReadsLocateTheSecondCoordinate) {
     EXPECT_EQ(run_compiled("for i { s[] += A[i, i] }", {{"A", &a}}).at("s").at({}).as_double(), 3.0);
     Tensor c = a.convert(Format::parse("csr", 2));
     EXPECT_EQ(run_compiled("for i { s[] += A[i, i] }", {{"A", &c}}).at("s").at({}).as_double(), 3.0);
+}
+
+
+// sparsepoint and sparseinterval inputs in every place they take, read with each protocol, with
+// fills 0, 1 and inf, against the reference evaluator.
+TEST(CompilerLevels, SingularLevelsInEveryPlace) {
+    using List = std::vector<std::pair<std::vector<int64_t>, double>>;
+    auto tensor = [](const std::string& format, const List& list, double fill) {
+        CoordinateList e;
+        e.ndims = 2;
+        for (const auto& [c, v] : list) e.add(c, Scalar::of(v));
+        return Tensor::from_coordinates({5, 6}, ValueType::Float64, Scalar::of(fill), Format::parse(format, 2), e);
+    };
+    // Points: one per row (per column when column-major), row 2 empty. Runs: one per row.
+    const List points{{{0, 4}, 2}, {{1, 0}, -1}, {{3, 3}, 5}, {{4, 4}, 2}};
+    const List runs{{{0, 1}, 3}, {{0, 2}, 3}, {{0, 3}, 3}, {{1, 5}, -2}, {{3, 0}, 4}, {{4, 0}, 1},
+                    {{4, 1}, 1}, {{4, 2}, 1}, {{4, 3}, 1}, {{4, 4}, 1}, {{4, 5}, 1}};
+    const List one_row{{{3, 1}, 7}, {{3, 2}, 7}};
+    struct Place {
+        std::string format;
+        bool row_major; // stored rows first: loops i, j
+        List entries;
+    };
+    const std::vector<Place> places{
+        {"dense(0)/sparsepoint(1)", true, points},
+        {"sparselist(0)/sparsepoint(1)@64", true, points},
+        {"dense(1)/sparsepoint(0)@32", false, {{{4, 0}, 2}, {{0, 1}, -1}, {{3, 3}, 5}}},
+        {"sparsepoint(0)/sparsepoint(1)", true, {{{3, 2}, 6}}},
+        {"sparsepoint(0)/dense(1)", true, one_row},
+        {"dense(0)/sparseinterval(1)", true, runs},
+        {"sparselist(0)/sparseinterval(1)@32", true, runs},
+        {"sparsepoint(0)/sparseinterval(1)@64", true, one_row},
+    };
+    const char* protocols[] = {"walk", "gallop", "follow"};
+    Tensor x = make({6}, "dense", {{{0}, 1}, {{1}, 2}, {{2}, -3}, {{3}, 4}, {{4}, 0.5}, {{5}, 6}});
+    int k = 0;
+    for (const Place& place : places)
+        for (double fill : {0.0, 1.0, kInf}) {
+            Tensor a = tensor(place.format, place.entries, fill);
+            std::string p = protocols[k++ % 3];
+            std::string access = place.row_major ? "A[i, " + p + "(j)]" : "A[" + p + "(i), j]";
+            std::string body = fill == 0.0   ? "y[i] += " + access + " * x[j]"
+                               : fill == 1.0 ? "y[i] max= " + access
+                                             : "y[i] min= " + access + " + x[j]";
+            std::string program = place.row_major ? "for i { for j { " + body + " } }" : "for j { for i { " + body + " } }";
+            SCOPED_TRACE(place.format + ": " + program);
+            compiled_matching_reference(program, {{"A", &a}, {"x", &x}});
+        }
+    // Random access into the other order, and two singular operands together.
+    Tensor p = tensor("dense(0)/sparsepoint(1)", points, 0.0);
+    Tensor r = tensor("dense(0)/sparseinterval(1)", runs, 0.0);
+    compiled_matching_reference("for j { for i { s[] += P[i, j] * j } }", {{"P", &p}});
+    compiled_matching_reference("for i { for j { C[i, j] = P[i, j] + R[i, j] * 2 } }", {{"P", &p}, {"R", &r}});
+    compiled_matching_reference("for i { for j { s[] += P[i, j] * R[i, j] } }", {{"P", &p}, {"R", &r}});
 }
 
 } // namespace

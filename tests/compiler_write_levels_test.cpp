@@ -10,6 +10,8 @@
 namespace siskin::testing {
 namespace {
 
+const double kInf = std::numeric_limits<double>::infinity();
+
 // Every buffer of every level and the values agree element by element (index widths may differ).
 ::testing::AssertionResult same_storage(const Tensor& got, const Tensor& want) {
     if (got.num_levels() != want.num_levels()) return ::testing::AssertionFailure() << "level count";
@@ -232,6 +234,103 @@ TEST(CompilerWriteLevels, SparseBandRowsOfMatrices) {
     expect_like_reference("for i { for j { y[i] += A[i, j] } }", {{"A", &a}}, {{"y", with_format("band(0)", 1)}});
     // Written against its order: the loops run in its order (output_order).
     expect_like_reference("for j { for i { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", with_format("dense(0)/band(1)", 2)}});
+}
+
+// ---- sparserunlist -----------------------------------------------------------------------------
+
+TEST(CompilerWriteLevels, SparseRunListMergesRunsAndSkipsGaps) {
+    // [0 2 2 0 3 3 4 0]: runs [1,3) 2, [4,6) 3, [6,7) 4; the fill between is no run.
+    Tensor x = dense_vector({0, 2, 2, 0, 3, 3, 4, 0});
+    auto y = expect_like_reference("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("sparserunlist(0)", 1)}}).at("y");
+    EXPECT_EQ(index_values(y.level(0).buffer("left")), (std::vector<int64_t>{1, 4, 6}));
+    EXPECT_EQ(index_values(y.level(0).buffer("right")), (std::vector<int64_t>{3, 6, 7}));
+    EXPECT_EQ(double_values(y.values()), (std::vector<double>{2, 3, 4}));
+    // Values computed to the same number merge; fill 1 and inf; a runlist copied a run at a time.
+    expect_like_reference("for i { y[i] = min(x[i], 2.5) }", {{"x", &x}}, {{"y", with_format("sparserunlist(0)@64", 1)}});
+    Tensor ones = dense_vector({1, 5, 5, 1, 1, kInf}, 1.0);
+    expect_like_reference("for i { y[i] = ones[i] }", {{"ones", &ones}}, {{"y", with_format("sparserunlist(0)", 1)}});
+    Tensor r = x.convert(Format::parse("rle(0)", 1));
+    auto z = expect_like_reference("for i { z[i] = r[i] * 2 }", {{"r", &r}}, {{"z", with_format("sparserunlist(0)", 1)}}).at("z");
+    EXPECT_EQ(double_values(z.values()), (std::vector<double>{4, 6, 8}));
+    // Rows of a matrix below dense and sparse levels, both orders, and pattern images.
+    Tensor a = make({4, 7}, "csr", {{{0, 1}, 2}, {{0, 2}, 2}, {{0, 3}, 5}, {{2, 6}, -1}, {{3, 0}, 1}, {{3, 1}, 1}});
+    for (const char* f : {"dense(0)/sparserunlist(1)", "sparselist(0)/sparserunlist(1)", "band(0)/sparserunlist(1)@32"})
+        expect_like_reference("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", with_format(f, 2)}});
+    expect_like_reference("for j { for i { C[j, i] = A[i, j] } }", {{"A", &a}}, {{"C", with_format("dense(0)/sparserunlist(1)", 2)}});
+    OutputSpec image = with_format("dense(0)/sparserunlist(1)/pattern", 2);
+    image.type = ValueType::Bool;
+    image.fill = Scalar::of(false);
+    auto p = expect_like_reference("for i { for j { P[i, j] = A[i, j] > 0 } }", {{"A", &a}}, {{"P", image}}).at("P");
+    EXPECT_EQ(index_values(p.level(1).buffer("left")), (std::vector<int64_t>{1, 0}));
+    EXPECT_EQ(index_values(p.level(1).buffer("right")), (std::vector<int64_t>{4, 2}));
+}
+
+// ---- sparsepoint and sparseinterval -----------------------------------------------------------
+
+TEST(CompilerWriteLevels, SparsePointKeepsOneEntryPerFibre) {
+    // A permutation times 2, in every place of the level: rows of one entry each, row 2 empty
+    // (its idx is the extent, 5).
+    Tensor p = make({4, 5}, "dense(0)/sparsepoint(1)", {{{0, 3}, 1}, {{1, 0}, 1}, {{3, 4}, -1}});
+    auto c = expect_like_reference("for i { for j { C[i, j] = P[i, j] * 2 } }", {{"P", &p}},
+                                   {{"C", with_format("dense(0)/point(1)", 2)}}).at("C");
+    EXPECT_EQ(c.level(1).names, (std::vector<std::string>{"idx"}));
+    EXPECT_EQ(index_values(c.level(1).buffer("idx")), (std::vector<int64_t>{3, 0, 5, 4}));
+    EXPECT_EQ(double_values(c.values()), (std::vector<double>{2, 2, 0, -2}));
+    Tensor dense = p.convert(Format::parse("dense", 2));
+    for (const char* f : {"sparselist(0)/sparsepoint(1)", "sparselist(0)/sparsepoint(1)@64"})
+        expect_like_reference("for i { for j { C[i, j] = P[i, j] } }", {{"P", &dense}}, {{"C", with_format(f, 2)}});
+    // One row above its columns, written from a dense input whose other rows are the fill.
+    Tensor row = make({3, 4}, "dense", {{{1, 0}, 4}, {{1, 2}, 5}});
+    for (const char* f : {"sparsepoint(0)/sparselist(1)", "sparsepoint(0)/dense(1)", "sparsepoint(0)/band(1)"})
+        expect_like_reference("for i { for j { C[i, j] = R[i, j] } }", {{"R", &row}}, {{"C", with_format(f, 2)}});
+    // Column-major, a fill of inf, and the sum of a row into a vector with one entry.
+    Tensor q = make({3, 3}, "dense(1)/sparsepoint(0)", {{{2, 0}, 1}, {{0, 1}, 3}}, kInf);
+    expect_like_reference("for j { for i { C[i, j] = min(Q[i, j], 2) } }", {{"Q", &q}},
+                          {{"C", with_format("dense(1)/sparsepoint(0)", 2)}});
+    Tensor one = make({4}, "dense", {{{2}, 6}});
+    expect_like_reference("for i { y[i] = one[i] }", {{"one", &one}}, {{"y", with_format("point(0)", 1)}});
+}
+
+TEST(CompilerWriteLevels, SparsePointRefusesASecondEntry) {
+    Tensor x = make({6}, "sparselist(0)", {{{1}, 1}, {{4}, 2}});
+    EXPECT_TRUE(throws_error(
+        [&] { run_compiled("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("sparsepoint(0)", 1)}}); },
+        {"sparsepoint fibre holds one entry", "y of shape"}));
+    // A second write of the fill after the entry is no second entry: it leaves the entry alone.
+    Tensor d = make({6}, "dense", {{{1}, 1}});
+    auto y = expect_like_reference("for i { y[i] = d[i] }", {{"d", &d}}, {{"y", with_format("sparsepoint(0)", 1)}}).at("y");
+    EXPECT_EQ(double_values(y.values()), (std::vector<double>{1}));
+}
+
+TEST(CompilerWriteLevels, SparseIntervalStoresOneRun) {
+    // [0 0 3 3 3 0]: left 2, right 5, one value; written from dense, from a runlist a run at a
+    // time, and with fill 1.
+    Tensor x = dense_vector({0, 0, 3, 3, 3, 0});
+    auto y = expect_like_reference("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("interval(0)", 1)}}).at("y");
+    EXPECT_EQ(index_values(y.level(0).buffer("left")), (std::vector<int64_t>{2}));
+    EXPECT_EQ(index_values(y.level(0).buffer("right")), (std::vector<int64_t>{5}));
+    EXPECT_EQ(double_values(y.values()), (std::vector<double>{3}));
+    Tensor r = x.convert(Format::parse("rle(0)", 1));
+    expect_like_reference("for i { y[i] = r[i] * 2 }", {{"r", &r}}, {{"y", with_format("sparseinterval(0)@64", 1)}});
+    Tensor ones = dense_vector({1, 7, 7, 1}, 1.0);
+    expect_like_reference("for i { y[i] = ones[i] }", {{"ones", &ones}}, {{"y", with_format("interval(0)", 1)}});
+    // Rows of a matrix, below dense, sparselist and sparsepoint levels, in both orders.
+    Tensor a = make({4, 6}, "dense", {{{0, 1}, 2}, {{0, 2}, 2}, {{2, 5}, -1}, {{3, 0}, kInf}, {{3, 1}, kInf}});
+    for (const char* f : {"dense(0)/interval(1)", "sparselist(0)/interval(1)", "sparselist(0)/interval(1)@32"})
+        expect_like_reference("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", with_format(f, 2)}});
+    Tensor t = make({6, 4}, "dense", {{{1, 0}, 2}, {{2, 0}, 2}, {{5, 2}, -1}});
+    expect_like_reference("for j { for i { C[i, j] = T[i, j] } }", {{"T", &t}}, {{"C", with_format("dense(1)/interval(0)", 2)}});
+    Tensor row = make({3, 5}, "csr", {{{2, 1}, 4}, {{2, 2}, 4}});
+    expect_like_reference("for i { for j { C[i, j] = R[i, j] } }", {{"R", &row}}, {{"C", with_format("point(0)/interval(1)", 2)}});
+}
+
+TEST(CompilerWriteLevels, SparseIntervalRefusesASecondRun) {
+    for (auto values : {std::vector<double>{0, 3, 0, 3}, std::vector<double>{0, 3, 4, 0}}) {
+        Tensor x = dense_vector(values);
+        EXPECT_TRUE(throws_error(
+            [&] { run_compiled("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("sparseinterval(0)", 1)}}); },
+            {"sparseinterval fibre one run of one value"}));
+    }
 }
 
 // ---- coo ---------------------------------------------------------------------------------------

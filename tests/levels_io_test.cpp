@@ -47,7 +47,8 @@ Tensor matrix(const std::string& format, double fill) {
 TEST(LevelsIo, MatrixMarketRoundTrips) {
     for (const char* f : {"dense(0)/sparseband(1)", "dense(0)/runlist(1)", "sparselist(0)/runlist(1)",
                           "dense(0)/sparsebytemap(1)", "sparsebytemap(0)/sparselist(1)",
-                          "sparseband(0)/dense(1)", "sparsebytemap(0)/runlist(1)"})
+                          "sparseband(0)/dense(1)", "sparsebytemap(0)/runlist(1)",
+                          "dense(0)/sparserunlist(1)", "sparselist(0)/sparserunlist(1)@64"})
         for (double fill : {0.0, 1.0, kNaN}) {
             SCOPED_TRACE(::testing::Message() << f << ", fill " << fill);
             Tensor t = matrix(f, fill);
@@ -142,4 +143,25 @@ TEST(LevelsIo, ToStringOfRuns) {
     EXPECT_NE(text.find("... (997 more stored)"), std::string::npos) << text;
     Tensor small = matrix("dense(0)/sparseband(1)", 0.0);
     EXPECT_NE(small.to_string().find("[[  0 nan   0   2]"), std::string::npos) << small.to_string();
+}
+
+// The singular levels and sparserunlist in FROSTT files: one entry, or one run of one value,
+// per fibre, read back into the same format.
+TEST(LevelsIo, SingularLevelsInFrosttFiles) {
+    CoordinateList list = entries(3, {{{0, 1, 2}, 1.5}, {{3, 0, 3}, -2}, {{3, 0, 4}, -2},
+                                      {{1, 4, 5}, kNaN}, {{2, 2, 0}, 0}});
+    for (const char* f : {"dense(0)/dense(1)/sparseinterval(2)", "sparselist(0)/sparselist(1)/sparseinterval(2)@64",
+                          "dense(0)/sparselist(1)/sparserunlist(2)", "sparselist(0)/sparsepoint(1)/dense(2)"})
+        for (double fill : {0.0, kNaN}) {
+            SCOPED_TRACE(::testing::Message() << f << ", fill " << fill);
+            Tensor t = Tensor::from_coordinates({4, 5, 6}, ValueType::Float64, Scalar::of(fill),
+                                                Format::parse(f, 3), list);
+            std::string path = temp_path("t.tns");
+            write_frostt(t, path);
+            ReadOptions options;
+            options.format = Format::parse(f, 3);
+            Tensor back = read_frostt(path, options);
+            EXPECT_TRUE(back.equals(t));
+            EXPECT_EQ(back.format(), t.format());
+        }
 }

@@ -1,4 +1,4 @@
-// The three structural levels against csr on seeded random inputs: building from coordinates
+// The structural levels against csr on seeded random inputs: building from coordinates
 // and from dense arrays, at, to_dense, equals, conversion both ways, Format spellings, and the
 // stored-array invariants (runs merged, bands spanning their entries, bytemaps' sorted lists).
 #include <cmath>
@@ -25,11 +25,12 @@ const char* const kMatrixFormats[] = {
     "sparseband(0)/sparselist(1)",  "sparseband(0)/dense(1)",       "sparseband(0)/runlist(1)",
     "sparsebytemap(0)/sparselist(1)", "sparsebytemap(0)/dense(1)",  "sparsebytemap(0)/runlist(1)",
     "sparsebytemap(1)/sparseband(0)", "sparseband(0)@64/sparsebytemap(1)@64",
-    "dense(0)@64/runlist(1)@32",
+    "dense(0)@64/runlist(1)@32",    "dense(0)/sparserunlist(1)",    "dense(1)/sparserunlist(0)@64",
+    "sparselist(0)/sparserunlist(1)", "sparseband(0)/sparserunlist(1)", "sparsebytemap(0)/sparserunlist(1)",
 };
 
 const char* const kVectorFormats[] = {"sparseband(0)", "runlist(0)", "sparsebytemap(0)",
-                                      "runlist(0)@64"};
+                                      "runlist(0)@64", "sparserunlist(0)"};
 
 // A random dense array drawn from few values (the fill among them) so runs, explicit fills and
 // bands with gaps all occur. density: the share of elements that are not the fill.
@@ -91,6 +92,21 @@ void check_buffers(const Tensor& t) {
                 }
                 ASSERT_EQ(start, n) << "fibre " << p << " is not covered";
             }
+        } else if (s.spec.kind == "sparserunlist") {
+            std::vector<int64_t> pos = ints(s.buffer("pos")), left = ints(s.buffer("left")),
+                                 right = ints(s.buffer("right"));
+            for (size_t p = 0; p + 1 < pos.size(); ++p)
+                for (int64_t q = pos[p]; q < pos[p + 1]; ++q) {
+                    ASSERT_LT(left[size_t(q)], right[size_t(q)]) << "run " << q << " is empty";
+                    ASSERT_LE(right[size_t(q)], n);
+                    // Sorted, apart, and touching neighbours hold different values.
+                    if (q > pos[p]) {
+                        ASSERT_LE(right[size_t(q - 1)], left[size_t(q)]);
+                        if (right[size_t(q - 1)] == left[size_t(q)])
+                            ASSERT_FALSE(t.values().get(q).same(t.values().get(q - 1)))
+                                << "runs " << q - 1 << " and " << q << " were not merged";
+                    }
+                }
         } else if (s.spec.kind == "sparseband") {
             std::vector<int64_t> ofs = ints(s.buffer("ofs")), idx = ints(s.buffer("idx"));
             for (size_t p = 0; p < idx.size(); ++p) {
@@ -237,7 +253,7 @@ TEST(LevelsRoundTrip, VectorsAgainstSparseList) {
 TEST(LevelsRoundTrip, ThreeDimensions) {
     uint64_t seed = 2000;
     for (double fill : {0.0, kNaN})
-        for (const char* f : {"dense(0)/sparsebytemap(1)/runlist(2)",
+        for (const char* f : {"dense(0)/sparsebytemap(1)/runlist(2)", "sparselist(2)/dense(0)/sparserunlist(1)",
                               "sparseband(2)/sparsebytemap(0)/sparseband(1)",
                               "sparsebytemap(1)/dense(0)/sparselist(2)",
                               "sparselist(0)/sparseband(1)/dense(2)"})

@@ -131,7 +131,8 @@ bool reads_discordantly(const ir::Access& a, const Format& format, const std::ve
         int d = loop_depth(a.indices.at(static_cast<size_t>(order[k])), loops);
         // `follow` asks for random access explicitly.
         bool follow = a.protocols.at(static_cast<size_t>(order[k])) == "follow";
-        if (d >= 0 && d < deepest && !levels::properties_of(levels[level_of[k]]).implicit && !follow) return true;
+        auto props = levels::properties_of(levels[level_of[k]]);
+        if (d >= 0 && d < deepest && !props.implicit && !props.direct_locate && !follow) return true;
         deepest = std::max(deepest, d);
     }
     return false;

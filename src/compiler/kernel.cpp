@@ -26,6 +26,7 @@ constexpr int kErrAlloc = 1;         // SISKIN_ERR_ALLOC of the prelude
 constexpr int kErrCoordinate = 3;    // SISKIN_ERR_COORDINATE
 constexpr int kErrIndexOverflow = 2; // SISKIN_ERR_INDEX_OVERFLOW
 constexpr int kErrSize = 4;          // SISKIN_ERR_SIZE
+constexpr int kErrStructure = 5;     // SISKIN_ERR_STRUCTURE
 
 // The elements of `shape` stored by the dense levels at the top of `format` (every position of
 // them is allocated whatever the data), or nothing when that product does not fit an int64_t.
@@ -304,6 +305,11 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     if (status == kErrSize)
         throw Error(fmt::format("the compiled kernel stopped: the size of a buffer of its outputs "
                                 "does not fit 64 bits: {}",
+                                outputs_text()));
+    if (status == kErrStructure)
+        throw Error(fmt::format("the compiled kernel wrote more than its outputs' levels can hold "
+                                "(a sparsepoint fibre holds one entry, a sparseinterval fibre one "
+                                "run of one value); the outputs are not written: {}",
                                 outputs_text()));
     if (status == kErrIndexOverflow) {
         std::string narrow;

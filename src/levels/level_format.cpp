@@ -2,7 +2,16 @@
 // coo need, whose fibres are ranges of positions that each store one coordinate.
 #include "levels/level_format.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace siskin::levels {
+
+std::string LevelInput::entry_text(int64_t entry) const {
+    return fmt::format("({})", fmt::join(coords.subspan(static_cast<size_t>(entry * ndims),
+                                                        static_cast<size_t>(ndims)),
+                                         ", "));
+}
 
 void LevelFormat::check_place(const Format&, size_t) const {}
 

@@ -72,6 +72,8 @@ struct LevelInput {
     const Scalar* fill = nullptr;
     int64_t size() const { return static_cast<int64_t>(parents.size()); }
     int64_t coord(int64_t entry, int mode) const { return coords[entry * ndims + mode]; }
+    /// The coordinates of an entry as "(1, 4)", for error messages.
+    std::string entry_text(int64_t entry) const;
 };
 
 /// What building one level yields: its storage (with the index width it chose) and, per input

@@ -18,7 +18,10 @@
     X(coo)                      \
     X(sparseband)               \
     X(runlist)                  \
-    X(sparsebytemap)
+    X(sparsebytemap)            \
+    X(sparsepoint)              \
+    X(sparseinterval)           \
+    X(sparserunlist)
 
 // One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
 #define SISKIN_LEAF_FORMATS(X) \

@@ -23,6 +23,10 @@ struct LevelProperties {
     /// Written only in coordinate order, each coordinate once per fibre (an in-order append);
     /// else positions can be written in any order (dense, sparsebytemap as a last level).
     bool append_only = false;
+    /// Locating a coordinate costs a load or two, no search (sparsepoint, sparseinterval: one
+    /// region per fibre), so a read out of loop order locates instead of reading a transposed
+    /// copy, which the level could not even hold (a transposed permutation's column has many rows).
+    bool direct_locate = false;
 };
 
 /// What a level's (or the leaf's) buffer holds.

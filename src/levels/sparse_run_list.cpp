@@ -1,0 +1,324 @@
+// SparseRunList (Finch's SparseRunList/SparseRLE): runs of equal values with gaps of the fill
+// between them. The runs of fibre p are the positions pos[p] .. pos[p+1]-1; run q covers the
+// coordinates [left[q], right[q]) (an exclusive end) and holds the leaf value at q. Runs of a
+// fibre are sorted and do not overlap; neighbouring runs that touch (right[q] == left[q+1]) hold
+// different values, because building and writing merge them. Coordinates outside every run are
+// the fill. With a pattern leaf this is the run-length image: dense(0)/sparserunlist(1)/pattern.
+//
+// The level is the last one: a run holds one leaf value (runs of sub-fibres are refused when
+// spelled, as for runlist).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "levels/level_codegen.hpp"
+#include "levels/level_format.hpp"
+#include "lowering/tensor_binding.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::levels {
+
+namespace {
+
+cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
+
+// SparseRunList, codegen face. Fibre r holds runs q = pos[r] .. pos[r+1]-1. walk and gallop read
+//   Thunk(q, q_end, last) Sequence[Phase(last, Stepper(stop = right[q],
+//                                                      chunk = Sequence[Phase(left[q], Run(fill)),
+//                                                                       Phase(Run(child(q)))],
+//                                                      next = q++)),
+//                                  Phase(Run(fill))]
+// so a run is one step whatever its length (a sum over it is integrated) and a gap one more; a
+// seek gallops over right to the first run ending past the start. follow binary-searches right.
+//
+// Writing: in coordinate order, each fibre once. Coordinates [lo, hi) given one value (one index
+// from a Lookup, or a whole run at once: Lookup::run) open a leaf slot at position count; a
+// value other than the fill is kept, merged into the previous run of the fibre when that run
+// ends at lo and holds the same value (LeafCodegen::same_values), else appended as run
+// [lo, hi). Writes of the fill leave nothing behind.
+class SparseRunListCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        cast::Expr left = t.buffer(f.level, "left").data_var();
+        cast::Expr right = t.buffer(f.level, "right").data_var();
+        ValueType itype = t.index_type(f.level);
+        const cast::Expr& r = f.pos.front();
+        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
+        cast::Expr last = cast::var(ctx.fresh("q_last"));
+        cast::Expr dim = t.level_dim(f.level);
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
+            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
+            cast::Decl::make(i64, last.as<cast::Var>().name,
+                             cast::Ternary::make(lt(q, q_end), cast::at(right, c_add(q_end, -1)), c_int(0))),
+        };
+        auto s = std::make_shared<Stepper>(cast::at(right, q));
+        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
+            if (c_constant(start) == 0) return {};
+            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
+            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
+            return {cast::assign(q, cast::call(fn, {right, q, q_end, target}))};
+        };
+        s->chunk = [fiber, q, left](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
+            LoopletPtr gap = make_looplet<Run>(fill_leaf(*fiber));
+            LoopletPtr run = make_looplet<Run>(child_fiber(c, *fiber, {q}, fiber->dirty));
+            return make_looplet<Sequence>(std::vector<Phase>{
+                {cast::at(left, q), [gap](LowerCtx&, const Extent&) { return gap; }},
+                {std::nullopt, [run](LowerCtx&, const Extent&) { return run; }}});
+        };
+        s->next = {cast::Increment::make(q)};
+        s->stop_bounds = {last, dim};
+        LoopletPtr stepper = s;
+        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+            {last, [stepper](LowerCtx&, const Extent&) { return stepper; }, Phase::Test{c_int(0), lt(q, q_end)}},
+            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                                   std::vector<Fact>{{c_int(0), last}, {last, dim}});
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        std::string n = ctx.fresh(t.name + "_runs" + std::to_string(level));
+        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));
+        ctx.set_level_var(t, level, "count", cast::var(n));
+        const BufferBinding& pos = t.buffer(level, "pos");
+        ctx.emit(ctx.reserve(pos, c_int(1)));
+        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+    }
+
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        const BufferBinding& pos = t.buffer(level, "pos");
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(ctx.reserve(pos, c_add(hi, 1)));
+        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{cast::assign(cast::at(pos.data_var(), c_add(k, 1)), count)};
+        });
+    }
+
+    LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f), cast::var(ctx.fresh("f_start"))});
+        cast::Expr count = ctx.level_var(t, f.level, "count");
+        std::vector<cast::Stmt> pre{cast::Decl::make(cast::Type::of(ValueType::Int64),
+                                                     w->start.as<cast::Var>().name, count)};
+        std::vector<cast::Stmt> close{
+            cast::assign(cast::at(t.buffer(f.level, "pos").data_var(), c_add(f.pos.front(), 1)), count)};
+        LoopletPtr slots = make_looplet<Lookup>(
+            [w](LowerCtx& c, const cast::Expr& i) { return write_run(c, *w, i, c_add(i, 1)); },
+            [w](LowerCtx& c, const Extent& e) { return write_run(c, *w, e.lo, e.hi); });
+        return make_looplet<Thunk>(std::move(pre), slots, std::move(close));
+    }
+
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override {
+        throw Error("sparserunlist level of " + f.tensor->name + " cannot be written by random access",
+                    Error::Kind::Unsupported);
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        const BufferBinding& pos = t.buffer(level, "pos");
+        cast::Expr p = pos.data_var();
+        // Fibres no loop reached (a sparse outer loop skipped them) end where the previous did.
+        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
+            cast::Expr next = cast::at(p, c_add(k, 1));
+            return std::vector<cast::Stmt>{cast::If::make(lt(next, cast::at(p, k)), cast::assign(next, cast::at(p, k)))};
+        });
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "left").raw_var(), "size"), count));
+        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "right").raw_var(), "size"), count));
+        return count;
+    }
+
+private:
+    // The fibre being written and its first run.
+    struct Writer {
+        std::shared_ptr<const Fiber> fiber;
+        cast::Expr start;
+    };
+
+    // The leaf slot for coordinates [lo, hi), all given one value, at the next free position;
+    // kept when it holds something other than the fill, as a new run or merged into the last.
+    static LExpr write_run(LowerCtx& ctx, const Writer& w, const cast::Expr& lo, const cast::Expr& hi) {
+        const Fiber& f = *w.fiber;
+        const TensorBinding& t = *f.tensor;
+        cast::Expr count = ctx.level_var(t, f.level, "count");
+        const BufferBinding& left = t.buffer(f.level, "left");
+        const BufferBinding& right = t.buffer(f.level, "right");
+        auto itype = cast::Type::of(t.index_type(f.level));
+        // A value leaf says alone whether it was written (as for sparselist); a pattern leaf's
+        // value is the dirty flag.
+        std::optional<cast::Expr> d;
+        std::vector<cast::Stmt> pre = ctx.capture([&] {
+            if (!t.values) {
+                std::string dirty = ctx.fresh("dirty");
+                d = cast::var(dirty);
+                ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+            }
+            init_child_slots(ctx, t, f.level, count, c_add(count, 1));
+        });
+        LExpr inner = child_fiber(ctx, f, {count}, d);
+        cast::Expr holds = t.leaf().holds_value(ctx, t, count);
+        cast::Expr keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
+        cast::Expr last = c_add(count, -1);
+        cast::Expr merge = cast::bin(
+            cast::BinaryOp::LogAnd, lt(w.start, count),
+            cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(right.data_var(), last), lo),
+                      t.leaf().same_values(ctx, t, count, last)));
+        std::vector<cast::Stmt> append = ctx.capture([&] {
+            ctx.emit(ctx.reserve(left, c_add(count, 1), /*written_first=*/true));
+            ctx.emit(ctx.reserve(right, c_add(count, 1), /*written_first=*/true));
+        });
+        append.push_back(cast::assign(cast::at(left.data_var(), count), cast::Cast::make(itype, lo)));
+        append.push_back(cast::assign(cast::at(right.data_var(), count), cast::Cast::make(itype, hi)));
+        append.push_back(cast::Increment::make(count));
+        std::vector<cast::Stmt> kept{cast::If::make(merge, cast::assign(cast::at(right.data_var(), last), cast::Cast::make(itype, hi)),
+                                                    cast::Block::make(append))};
+        if (f.dirty) kept.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+        std::vector<cast::Stmt> post{cast::If::make(keep, cast::Block::make(kept))};
+        return Hoist::make(std::move(pre), inner, std::move(post));
+    }
+
+    // The run holding coordinate c, if any: the first of the fibre ending past c, when it starts
+    // at or before c.
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        cast::Expr left = t.buffer(f.level, "left").data_var();
+        cast::Expr right = t.buffer(f.level, "right").data_var();
+        ValueType itype = t.index_type(f.level);
+        const cast::Expr& r = f.pos.front();
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
+        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, end, cast::at(pos, c_add(r, 1))),
+            cast::Decl::make(i64, q, cast::call(fn, {right, cast::at(pos, r), cast::var(end),
+                                                      cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
+        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(cast::var(q), cast::var(end)),
+                                     cast::bin(cast::BinaryOp::Le, cast::at(left, cast::var(q)), c));
+        auto sel = std::make_shared<Select>(
+            std::vector<Select::Case>{{found, child_fiber(ctx, f, {cast::var(q)}, f.dirty)},
+                                      {std::nullopt, fill_leaf(f)}},
+            f.type);
+        return Hoist::make(std::move(pre), sel, {});
+    }
+};
+
+class SparseRunListLevel final : public LevelFormat {
+public:
+    std::string_view name() const override { return "sparserunlist"; }
+    std::vector<std::string_view> aliases() const override { return {"sparserle"}; }
+    LevelProperties properties() const override {
+        return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true,
+                .runs = true, .append_only = true};
+    }
+    std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
+        return {{"pos", index_type(spec.index_bits), BufferRole::Positions},
+                {"left", index_type(spec.index_bits), BufferRole::Coordinates},
+                {"right", index_type(spec.index_bits), BufferRole::Coordinates}};
+    }
+
+    void check_place(const Format& format, size_t k) const override {
+        if (k + 1 != format.levels().size())
+            throw Error(fmt::format("a sparserunlist level must be the last level: its runs hold "
+                                    "leaf values, and runs of sub-fibres are not supported (in '{}')",
+                                    format.to_string()));
+    }
+
+    // Consecutive entries of a fibre with the same value (Scalar::same) share one run.
+    LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
+                     const LevelInput& in) const override {
+        SISKIN_ASSERT(in.fill != nullptr, "a sparserunlist level is built as the last level");
+        const int mode = spec.modes[0];
+        const int64_t n = mode_extent(spec, shape, 0);
+        std::vector<int64_t> pos(static_cast<size_t>(in.num_parents) + 1, 0), left, right;
+        LevelBuild out;
+        out.positions.resize(static_cast<size_t>(in.size()));
+        for (int64_t e = 0; e < in.size(); ++e) {
+            int64_t p = in.parents[static_cast<size_t>(e)], c = in.coord(e, mode);
+            bool joins = e > 0 && in.parents[static_cast<size_t>(e - 1)] == p && right.back() == c &&
+                         in.values[static_cast<size_t>(e)].same(in.values[static_cast<size_t>(e - 1)]);
+            if (joins) {
+                right.back() = c + 1;
+            } else {
+                left.push_back(c);
+                right.push_back(c + 1);
+                ++pos[static_cast<size_t>(p) + 1];
+            }
+            out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(right.size()) - 1;
+        }
+        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        out.num_positions = static_cast<int64_t>(right.size());
+        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, n), "sparserunlist");
+        out.storage.spec = spec;
+        out.storage.spec.index_bits = bits;
+        out.storage.names = {"pos", "left", "right"};
+        out.storage.buffers.push_back(make_index_buffer(bits, pos));
+        out.storage.buffers.push_back(make_index_buffer(bits, left));
+        out.storage.buffers.push_back(make_index_buffer(bits, right));
+        return out;
+    }
+
+    int64_t num_positions(const LevelStorage& s, std::span<const int64_t>, int64_t num_parents) const override {
+        return IndexReader(s.buffer("pos"))[num_parents];
+    }
+
+    FibreRange fibre(const LevelStorage& s, std::span<const int64_t>, int64_t parent) const override {
+        IndexReader pos(s.buffer("pos"));
+        return {pos[parent], pos[parent + 1]};
+    }
+
+    FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t>, int64_t, int64_t k,
+                           std::span<int64_t> coords) const override {
+        int64_t lo = IndexReader(s.buffer("left"))[k];
+        coords[0] = lo;
+        return {k, IndexReader(s.buffer("right"))[k] - lo};
+    }
+
+    void coordinates(const LevelStorage& s, std::span<const int64_t>, int64_t position,
+                     std::span<int64_t> out) const override {
+        out[0] = IndexReader(s.buffer("left"))[position];
+    }
+
+    // The run holding the coordinate: the first of the fibre ending past it, if it starts early enough.
+    std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
+                                  std::span<const int64_t> coords) const override {
+        IndexReader pos(s.buffer("pos")), left(s.buffer("left")), right(s.buffer("right"));
+        int64_t lo = pos[parent], hi = pos[parent + 1];
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (right[mid] <= coords[0]) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < pos[parent + 1] && left[lo] <= coords[0]) return lo;
+        return std::nullopt;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const SparseRunListCodegen face;
+        return &face;
+    }
+};
+
+} // namespace
+
+const LevelFormat& sparserunlist_level() {
+    static const SparseRunListLevel level;
+    return level;
+}
+
+} // namespace siskin::levels

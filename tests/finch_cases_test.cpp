@@ -1,0 +1,134 @@
+// The Finch paper's test cases (../shared/papers/notes/finch.md §6) for the structured levels,
+// with their expected values and work bounds. Cases 13-16 and 19-21 (index modifiers, scatter,
+// erosion, the masked histogram) live in compiler_affine_test.cpp as AffineCompiled.FinchCase*;
+// the exact storage of each level on the §2.4 examples is in the levels_*_test.cpp files.
+//
+// The cases of this file: 19 and 20 on run-length images (sparserunlist), 22 (sparseinterval),
+// 23 (sparsepoint).
+#include <limits>
+
+#include "compiler_test_util.hpp"
+
+namespace siskin::testing {
+namespace {
+
+int64_t count(const std::string& text, const std::string& what) {
+    int64_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// The C of `program`, whose output `out` is a dense float64 tensor of `ndims` dimensions.
+std::string c_of(const std::string& program, const std::map<std::string, const Tensor*>& inputs,
+                 const std::string& out = "s", int ndims = 0) {
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : inputs) sigs.emplace(name, TensorSignature::of(*t, true));
+    TensorSignature o;
+    o.format = Format::dense(ndims).with_index_bits(64);
+    o.type = ValueType::Float64;
+    o.fill = Scalar::of(0.0);
+    o.ndims = ndims;
+    sigs.emplace(out, o);
+    return generate_c(ir::parse_program(program), sigs);
+}
+
+// Case 22: one run [3:6] (1-based) of n = 10 in a SparseInterval: the sum is 4, as one
+// multiply-add (no loop over the run's coordinates); a second run cannot be written.
+TEST(FinchCases, Case22SparseInterval) {
+    Tensor v = make({10}, "sparseinterval(0)", {{{2}, 1}, {{3}, 1}, {{4}, 1}, {{5}, 1}});
+    EXPECT_EQ(scalar_work_of("for i { s[] += v[i] }", {{"v", &v}}), 0); // no loop runs at all
+    Tensor wide = make({100000}, "sparseinterval(0)", {});
+    EXPECT_EQ(scalar_work_of("for i { s[] += v[i] * 2 }", {{"v", &wide}}), 0);
+    EXPECT_EQ(count(c_of("for i { s[] += v[i] }", {{"v", &v}}), "for ("), 0);
+    auto s = run_compiled("for i { s[] += v[i] }", {{"v", &v}}).at("s");
+    EXPECT_EQ(s.at({}).as_double(), 4.0);
+    Tensor two = make({10}, "dense", {{{2}, 1}, {{6}, 1}});
+    OutputSpec interval;
+    interval.format = Format::parse("sparseinterval(0)", 1);
+    EXPECT_TRUE(throws_error([&] { run_compiled("for i { w[i] = x[i] }", {{"x", &two}}, {{"w", interval}}); },
+                             {"sparseinterval fibre one run of one value"}));
+}
+
+// Case 23: the reverse permutation A[4-j, j] = 1 (n = 5) in dense(0)/sparsepoint(1), x = 1..5:
+// y = [5, 4, 3, 2, 1], one inner step per row, and the level has no pos array.
+TEST(FinchCases, Case23SparsePoint) {
+    CoordinateList e;
+    e.ndims = 2;
+    for (int64_t j = 0; j < 5; ++j) e.add(std::vector<int64_t>{4 - j, j}, Scalar::of(1.0));
+    Tensor a = Tensor::from_coordinates({5, 5}, ValueType::Float64, Scalar::of(0.0),
+                                        Format::parse("dense(0)/sparsepoint(1)", 2), e);
+    EXPECT_EQ(a.level(1).names, (std::vector<std::string>{"idx"}));
+    Tensor x = make({5}, "dense", {{{0}, 1}, {{1}, 2}, {{2}, 3}, {{3}, 4}, {{4}, 5}});
+    auto y = compiled_matching_reference("for i { for j { y[i] += A[i, j] * x[j] } }", {{"A", &a}, {"x", &x}}).at("y");
+    for (int64_t i = 0; i < 5; ++i) EXPECT_EQ(y.at({i}).as_double(), 5.0 - static_cast<double>(i));
+    // The inner loop is one step per row: no stepper, no search.
+    std::string c = c_of("for i { for j { y[i] += A[i, j] * x[j] } }", {{"A", &a}, {"x", &x}}, "y", 1);
+    EXPECT_EQ(count(c, "while ("), 0) << c;
+    EXPECT_EQ(count(c, "siskin_lower_bound"), 0) << c;
+    EXPECT_EQ(scalar_work_of("for i { for j { s[] += A[i, j] * x[j] } }", {{"A", &a}, {"x", &x}}), 2 * 5); // per row: its body and the one coordinate
+}
+
+
+// Case 19 on run-length images: in = [1,1,1,0,0,1,1,1,1,0] as sparserunlist(0)/pattern (runs
+// [1:3], [6:9], 1-based), the 3-point AND with coalesce(true) gives runs [1:2], [7:8], stored as
+// runs; scaling n by 1000 with the same runs, scaled, leaves the loop trips unchanged.
+TEST(FinchCases, Case19RunLengthErosion) {
+    const std::string erode = "for i { out[i] = coalesce(v[~(i-1)], true) & v[i] & coalesce(v[~(i+1)], true) }";
+    auto image = [](int64_t scale, const std::string& format) {
+        std::vector<Scalar> px;
+        for (int b : {1, 1, 1, 0, 0, 1, 1, 1, 1, 0})
+            for (int64_t k = 0; k < scale; ++k) px.push_back(Scalar::of(b != 0));
+        return Tensor::from_dense({static_cast<int64_t>(px.size())}, ValueType::Bool, Scalar::of(false),
+                                  Format::parse(format, 1), px);
+    };
+    OutputSpec rle = with_format("sparserunlist(0)/pattern", 1);
+    rle.type = ValueType::Bool;
+    rle.fill = Scalar::of(false);
+    Tensor in = image(1, "sparserunlist(0)/pattern");
+    auto out = compiled_matching_reference(erode, {{"v", &in}}, {{"out", rle}}).at("out");
+    EXPECT_EQ(ints(out.level(0).buffer("left")), (std::vector<int64_t>{0, 6}));
+    EXPECT_EQ(ints(out.level(0).buffer("right")), (std::vector<int64_t>{2, 8}));
+    auto trips = [&](int64_t scale) {
+        Tensor big = image(scale, "sparserunlist(0)/pattern");
+        ir::Program program = ir::parse_program(erode);
+        std::map<std::string, TensorSignature> sigs{{"v", TensorSignature::of(big, true)}};
+        TensorSignature o;
+        o.format = rle.format->with_index_bits(64);
+        o.type = ValueType::Bool;
+        o.fill = Scalar::of(false);
+        o.ndims = 1;
+        sigs.emplace("out", o);
+        CompileOptions options = test_options();
+        options.count_work = true;
+        auto kernel = compile(program, sigs, options);
+        auto outputs = kernel->prepare({{"out", {10 * scale}}});
+        kernel->run({{"v", &big}}, outputs);
+        EXPECT_EQ(outputs.at("out").stored(), 2);
+        return kernel->last_work();
+    };
+    EXPECT_EQ(trips(1000), trips(1));
+}
+
+// Case 20 with the rows run-length encoded: the same output as dense bytes.
+TEST(FinchCases, Case20RunLengthErosionInTwoDimensions) {
+    std::vector<Scalar> px;
+    for (int y = 0; y < 4; ++y)
+        for (int b : {0, 1, 1, 1, 1, 0}) px.push_back(Scalar::of(b != 0));
+    for (int b : {0, 0, 1, 0, 0, 0}) px.push_back(Scalar::of(b != 0));
+    Tensor in = Tensor::from_dense({5, 6}, ValueType::Bool, Scalar::of(false),
+                                   Format::parse("dense(0)/sparserunlist(1)/pattern", 2), px);
+    OutputSpec rle = with_format("dense(0)/sparserunlist(1)/pattern", 2);
+    rle.type = ValueType::Bool;
+    rle.fill = Scalar::of(false);
+    auto got = compiled_matching_reference(
+        "tmp[y,x] = coalesce(A[y, ~(x-1)], true) & A[y,x] & coalesce(A[y, ~(x+1)], true)\n"
+        "out[y,x] = coalesce(tmp[~(y-1), x], true) & tmp[y,x] & coalesce(tmp[~(y+1), x], true)",
+        {{"A", &in}}, {{"out", rle}}).at("out");
+    // 001100 three times, then two empty rows.
+    EXPECT_EQ(ints(got.level(1).buffer("pos")), (std::vector<int64_t>{0, 1, 2, 3, 3, 3}));
+    EXPECT_EQ(ints(got.level(1).buffer("left")), (std::vector<int64_t>{2, 2, 2}));
+    EXPECT_EQ(ints(got.level(1).buffer("right")), (std::vector<int64_t>{4, 4, 4}));
+}
+
+} // namespace
+} // namespace siskin::testing
