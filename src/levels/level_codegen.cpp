@@ -77,6 +77,36 @@ void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
                              cast::Block::make(body(kv))));
 }
 
+void declare_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view count_base) {
+    std::string n = ctx.fresh(t.name + std::string(count_base) + std::to_string(level));
+    ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));
+    ctx.set_level_var(t, level, "count", cast::var(n));
+    const BufferBinding& pos = t.buffer(level, "pos");
+    ctx.emit(ctx.reserve(pos, c_int(1)));
+    ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+}
+
+void init_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                             const cast::Expr& hi) {
+    const BufferBinding& pos = t.buffer(level, "pos");
+    cast::Expr count = ctx.level_var(t, level, "count");
+    ctx.emit(ctx.reserve(pos, c_add(hi, 1)));
+    emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+        return std::vector<cast::Stmt>{cast::assign(cast::at(pos.data_var(), c_add(k, 1)), count)};
+    });
+}
+
+void freeze_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& parents) {
+    const BufferBinding& pos = t.buffer(level, "pos");
+    cast::Expr p = pos.data_var();
+    emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
+        cast::Expr next = cast::at(p, c_add(k, 1));
+        return std::vector<cast::Stmt>{
+            cast::If::make(cast::bin(cast::BinaryOp::Lt, next, cast::at(p, k)), cast::assign(next, cast::at(p, k)))};
+    });
+    ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+}
+
 std::string_view search_suffix(ValueType index_type) {
     return index_type == ValueType::Int32 ? "i32" : "i64";
 }

@@ -41,6 +41,16 @@ void init_child_slots(LowerCtx& ctx, const TensorBinding& t, int level, const ca
 void declare_output(LowerCtx& ctx, const TensorBinding& t);
 void freeze_output(LowerCtx& ctx, const TensorBinding& t);
 
+/// The pos array (P+1 prefix sums) of a level appended in order, with its level variable `count`
+/// (the positions so far, a fresh local named after `count_base`): pos[0] = 0 at kernel start; an
+/// opened fibre k starts empty (pos[k+1] = count); the writer closes fibre r with pos[r+1] =
+/// count; at freeze a fibre no loop reached (a sparse outer loop skipped it) ends where the one
+/// before it did, and pos gets its size.
+void declare_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view count_base);
+void init_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                             const cast::Expr& hi);
+void freeze_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& parents);
+
 /// A loop `for (k = lo; k < hi; k++) body(k)`, or body(lo) alone when hi - lo is 1.
 void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
                      const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body);

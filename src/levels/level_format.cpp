@@ -1,9 +1,12 @@
-// Default implementations of LevelFormat's runtime-face extension: what dense, sparselist and
-// coo need, whose fibres are ranges of positions that each store one coordinate.
+// Default implementations of LevelFormat's runtime-face extension (what dense, sparselist and
+// coo need, whose fibres are ranges of positions that each store one coordinate), and helpers
+// the level files share.
 #include "levels/level_format.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "siskin/error.hpp"
 
 namespace siskin::levels {
 
@@ -14,6 +17,13 @@ std::string LevelInput::entry_text(int64_t entry) const {
 }
 
 void LevelFormat::check_place(const Format&, size_t) const {}
+
+void require_last_level(const Format& format, size_t k, std::string_view level, std::string_view why) {
+    if (k + 1 != format.levels().size())
+        throw Error(fmt::format("a {} level must be the last level: {}, and runs of sub-fibres are "
+                                "not supported (in '{}')",
+                                level, why, format.to_string()));
+}
 
 FibreEntry LevelFormat::fibre_entry(const LevelStorage& s, std::span<const int64_t> shape,
                                     int64_t, int64_t k, std::span<int64_t> coords) const {

@@ -181,6 +181,10 @@ private:
     bool narrow_;
 };
 
+/// check_place of the levels whose runs hold leaf values (runs of sub-fibres are not supported):
+/// throws Error unless level k is the last of `format`; `why` says what the level holds.
+void require_last_level(const Format& format, size_t k, std::string_view level, std::string_view why);
+
 /// The extent of a level's k-th mode.
 inline int64_t mode_extent(const LevelSpec& spec, std::span<const int64_t> shape, int k) {
     return shape[static_cast<size_t>(spec.modes[static_cast<size_t>(k)])];

@@ -277,10 +277,7 @@ public:
     }
 
     void check_place(const Format& format, size_t k) const override {
-        if (k + 1 != format.levels().size())
-            throw Error(fmt::format("a runlist level must be the last level: its runs hold leaf "
-                                    "values, and runs of sub-fibres are not supported (in '{}')",
-                                    format.to_string()));
+        require_last_level(format, k, name(), "its runs hold leaf values");
     }
 
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,

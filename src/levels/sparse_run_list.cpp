@@ -90,22 +90,12 @@ public:
     }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
-        std::string n = ctx.fresh(t.name + "_runs" + std::to_string(level));
-        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));
-        ctx.set_level_var(t, level, "count", cast::var(n));
-        const BufferBinding& pos = t.buffer(level, "pos");
-        ctx.emit(ctx.reserve(pos, c_int(1)));
-        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+        declare_appended_positions(ctx, t, level, "_runs");
     }
 
     void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
                     const cast::Expr& hi) const override {
-        const BufferBinding& pos = t.buffer(level, "pos");
-        cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(ctx.reserve(pos, c_add(hi, 1)));
-        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
-            return std::vector<cast::Stmt>{cast::assign(cast::at(pos.data_var(), c_add(k, 1)), count)};
-        });
+        init_appended_positions(ctx, t, level, lo, hi);
     }
 
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
@@ -129,15 +119,8 @@ public:
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
-        const BufferBinding& pos = t.buffer(level, "pos");
-        cast::Expr p = pos.data_var();
-        // Fibres no loop reached (a sparse outer loop skipped them) end where the previous did.
-        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
-            cast::Expr next = cast::at(p, c_add(k, 1));
-            return std::vector<cast::Stmt>{cast::If::make(lt(next, cast::at(p, k)), cast::assign(next, cast::at(p, k)))};
-        });
+        freeze_appended_positions(ctx, t, level, parents);
         cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
         ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "left").raw_var(), "size"), count));
         ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "right").raw_var(), "size"), count));
         return count;
@@ -233,10 +216,7 @@ public:
     }
 
     void check_place(const Format& format, size_t k) const override {
-        if (k + 1 != format.levels().size())
-            throw Error(fmt::format("a sparserunlist level must be the last level: its runs hold "
-                                    "leaf values, and runs of sub-fibres are not supported (in '{}')",
-                                    format.to_string()));
+        require_last_level(format, k, name(), "its runs hold leaf values");
     }
 
     // Consecutive entries of a fibre with the same value (Scalar::same) share one run.

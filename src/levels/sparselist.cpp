@@ -54,22 +54,12 @@ public:
     }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
-        std::string n = ctx.fresh(t.name + "_count" + std::to_string(level));
-        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), n, c_int(0)));
-        ctx.set_level_var(t, level, "count", cast::var(n));
-        const BufferBinding& pos = t.buffer(level, "pos");
-        ctx.emit(ctx.reserve(pos, c_int(1)));
-        ctx.emit(cast::assign(idx(pos.data_var(), c_int(0)), c_int(0)));
+        declare_appended_positions(ctx, t, level, "_count");
     }
 
     void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
                     const cast::Expr& hi) const override {
-        const BufferBinding& pos = t.buffer(level, "pos");
-        cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(ctx.reserve(pos, c_add(hi, 1)));
-        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
-            return std::vector<cast::Stmt>{cast::assign(idx(pos.data_var(), c_add(k, 1)), count)};
-        });
+        init_appended_positions(ctx, t, level, lo, hi);
     }
 
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
@@ -120,18 +110,9 @@ public:
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
-        const BufferBinding& pos = t.buffer(level, "pos");
-        const BufferBinding& crd = t.buffer(level, "crd");
-        cast::Expr p = pos.data_var();
-        // Fibres no loop reached (a sparse outer loop skipped them) end where the previous did.
-        emit_range_loop(ctx, c_int(0), parents, [&](const cast::Expr& k) {
-            cast::Expr next = idx(p, c_add(k, 1));
-            return std::vector<cast::Stmt>{
-                cast::If::make(lt(next, idx(p, k)), cast::assign(next, idx(p, k)))};
-        });
+        freeze_appended_positions(ctx, t, level, parents);
         cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
-        ctx.emit(cast::assign(cast::Field::make(crd.raw_var(), "size"), count));
+        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "crd").raw_var(), "size"), count));
         return count;
     }
 
