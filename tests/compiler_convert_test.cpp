@@ -5,6 +5,7 @@
 #include <iostream>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -131,6 +132,36 @@ TEST(CompilerConvert, EveryPairMatchesTheRuntimeConversion) {
             }
         }
     std::cout << "runtime copies (fill 0):" << fallbacks << "\n";
+}
+
+// The structured levels of issue 18 are compiled targets and sources too (inputs that fit them:
+// one entry, or one run, per row).
+TEST(CompilerConvert, StructuredLevelsAreCompiled) {
+    CoordinateList e;
+    e.ndims = 2;
+    for (auto [i, j, v] : std::vector<std::tuple<int64_t, int64_t, double>>{{0, 2, 1}, {0, 3, 1}, {2, 0, -2}, {3, 5, 4}})
+        e.add(std::vector<int64_t>{i, j}, Scalar::of(v));
+    Tensor runs = Tensor::from_coordinates({4, 6}, ValueType::Float64, Scalar::of(0.0), Format::csr(), e);
+    Tensor points = runs.convert(Format::csr()); // drop (0, 3): one entry per row
+    CoordinateList p;
+    p.ndims = 2;
+    points.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
+        if (!(c[0] == 0 && c[1] == 3)) p.add(std::vector<int64_t>{c[0], c[1]}, v);
+    });
+    points = Tensor::from_coordinates({4, 6}, ValueType::Float64, Scalar::of(0.0), Format::csr(), p);
+    for (const char* to : {"dense(0)/sparseinterval(1)", "dense(0)/sparserunlist(1)", "sparselist(0)/vbl(1)@64"}) {
+        bool compiled = false;
+        expect_same_as_runtime(runs, to, &compiled);
+        EXPECT_TRUE(compiled) << to;
+        Tensor there = runs.convert(Format::parse(to, 2));
+        expect_same_as_runtime(there, "csr", &compiled);
+        EXPECT_TRUE(compiled) << to << " -> csr";
+    }
+    for (const char* to : {"dense(0)/sparsepoint(1)", "sparselist(0)/point(1)@32"}) {
+        bool compiled = false;
+        expect_same_as_runtime(points, to, &compiled);
+        EXPECT_TRUE(compiled) << to;
+    }
 }
 
 TEST(CompilerConvert, VectorsAndThreeDimensionalTensors) {

@@ -265,6 +265,35 @@ TEST(CompilerWriteLevels, SparseRunListMergesRunsAndSkipsGaps) {
     EXPECT_EQ(index_values(p.level(1).buffer("right")), (std::vector<int64_t>{4, 2}));
 }
 
+// ---- sparseblocklist ---------------------------------------------------------------------------
+
+TEST(CompilerWriteLevels, SparseBlockListGroupsConsecutiveEntries) {
+    // [0 1 2 3 0 0 0 0 4 5 0 0] (Finch case 25): blocks [1,4) and [8,10), idx 4 and 10, ofs 0 3 5.
+    Tensor x = dense_vector({0, 1, 2, 3, 0, 0, 0, 0, 4, 5, 0, 0});
+    auto y = expect_like_reference("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("sparseblocklist(0)", 1)}}).at("y");
+    EXPECT_EQ(index_values(y.level(0).buffer("pos")), (std::vector<int64_t>{0, 2}));
+    EXPECT_EQ(index_values(y.level(0).buffer("idx")), (std::vector<int64_t>{4, 10}));
+    EXPECT_EQ(index_values(y.level(0).buffer("ofs")), (std::vector<int64_t>{0, 3, 5}));
+    EXPECT_EQ(double_values(y.values()), (std::vector<double>{1, 2, 3, 4, 5}));
+    // A write of the fill inside a run splits the block.
+    Tensor m = dense_vector({1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    auto z = expect_like_reference("for i { z[i] = x[i] * m[i] }", {{"x", &x}, {"m", &m}},
+                                   {{"z", with_format("vbl(0)@64", 1)}}).at("z");
+    EXPECT_EQ(index_values(z.level(0).buffer("idx")), (std::vector<int64_t>{2, 4, 10}));
+    // Rows of matrices in every place, fill 1 and inf, and a pattern leaf.
+    Tensor a = make({5, 7}, "dcsr", {{{1, 1}, 2}, {{1, 2}, 2}, {{1, 6}, 7}, {{3, 0}, 1}, {{4, 3}, -1}, {{4, 4}, kInf}});
+    for (const char* f : {"dense(0)/vbl(1)", "sparselist(0)/vbl(1)", "vbl(0)/vbl(1)", "vbl(0)/dense(1)",
+                          "vbl(0)/sparselist(1)@32", "band(0)/vbl(1)"})
+        expect_like_reference("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", with_format(f, 2)}});
+    Tensor b = make({5, 7}, "csr", {{{0, 1}, 1}, {{2, 2}, 4}, {{2, 3}, 1}, {{4, 3}, 2}}, 1.0);
+    expect_like_reference("for i { for j { C[i, j] = min(A[i, j], B[i, j]) } }", {{"A", &a}, {"B", &b}},
+                          {{"C", with_format("vbl(0)/vbl(1)", 2)}});
+    OutputSpec image = with_format("dense(0)/sparseblocklist(1)/pattern", 2);
+    image.type = ValueType::Bool;
+    image.fill = Scalar::of(false);
+    expect_like_reference("for i { for j { P[i, j] = A[i, j] > 0 } }", {{"A", &a}}, {{"P", image}});
+}
+
 // ---- sparsepoint and sparseinterval -----------------------------------------------------------
 
 TEST(CompilerWriteLevels, SparsePointKeepsOneEntryPerFibre) {

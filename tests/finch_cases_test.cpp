@@ -4,7 +4,7 @@
 // the exact storage of each level on the §2.4 examples is in the levels_*_test.cpp files.
 //
 // The cases of this file: 19 and 20 on run-length images (sparserunlist), 22 (sparseinterval),
-// 23 (sparsepoint).
+// 23 (sparsepoint), 25 (sparseblocklist).
 #include <limits>
 
 #include "compiler_test_util.hpp"
@@ -128,6 +128,22 @@ TEST(FinchCases, Case20RunLengthErosionInTwoDimensions) {
     EXPECT_EQ(ints(got.level(1).buffer("pos")), (std::vector<int64_t>{0, 1, 2, 3, 3, 3}));
     EXPECT_EQ(ints(got.level(1).buffer("left")), (std::vector<int64_t>{2, 2, 2}));
     EXPECT_EQ(ints(got.level(1).buffer("right")), (std::vector<int64_t>{4, 4, 4}));
+}
+
+
+// Case 25: n = 12, blocks [2:4] = (1, 2, 3) and [9:10] = (4, 5) (1-based) as a SparseBlockList:
+// idx = [4, 10] (exclusive ends), ofs = [0, 3, 5]; the dot with y[i] = i (1-based) is 106, one
+// step per block and one iteration per stored entry.
+TEST(FinchCases, Case25SparseBlockList) {
+    Tensor v = make({12}, "sparseblocklist(0)", {{{1}, 1}, {{2}, 2}, {{3}, 3}, {{8}, 4}, {{9}, 5}});
+    EXPECT_EQ(ints(v.level(0).buffer("idx")), (std::vector<int64_t>{4, 10}));
+    EXPECT_EQ(ints(v.level(0).buffer("ofs")), (std::vector<int64_t>{0, 3, 5}));
+    std::vector<Scalar> ramp;
+    for (int64_t i = 1; i <= 12; ++i) ramp.push_back(Scalar::of(static_cast<double>(i)));
+    Tensor y = Tensor::from_dense({12}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), ramp);
+    auto s = run_compiled("for i { s[] += v[i] * y[i] }", {{"v", &v}, {"y", &y}}).at("s");
+    EXPECT_EQ(s.at({}).as_double(), 106.0);
+    EXPECT_EQ(scalar_work_of("for i { s[] += v[i] * y[i] }", {{"v", &v}, {"y", &y}}), 2 + 5);
 }
 
 } // namespace

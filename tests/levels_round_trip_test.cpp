@@ -27,10 +27,12 @@ const char* const kMatrixFormats[] = {
     "sparsebytemap(1)/sparseband(0)", "sparseband(0)@64/sparsebytemap(1)@64",
     "dense(0)@64/runlist(1)@32",    "dense(0)/sparserunlist(1)",    "dense(1)/sparserunlist(0)@64",
     "sparselist(0)/sparserunlist(1)", "sparseband(0)/sparserunlist(1)", "sparsebytemap(0)/sparserunlist(1)",
+    "dense(0)/sparseblocklist(1)",  "sparseblocklist(0)/sparselist(1)", "sparseblocklist(1)/dense(0)@64",
+    "sparselist(0)/sparseblocklist(1)@32", "sparseblocklist(0)/sparseblocklist(1)",
 };
 
 const char* const kVectorFormats[] = {"sparseband(0)", "runlist(0)", "sparsebytemap(0)",
-                                      "runlist(0)@64", "sparserunlist(0)"};
+                                      "runlist(0)@64", "sparserunlist(0)", "sparseblocklist(0)"};
 
 // A random dense array drawn from few values (the fill among them) so runs, explicit fills and
 // bands with gaps all occur. density: the share of elements that are not the fill.
@@ -105,6 +107,19 @@ void check_buffers(const Tensor& t) {
                         if (right[size_t(q - 1)] == left[size_t(q)])
                             ASSERT_FALSE(t.values().get(q).same(t.values().get(q - 1)))
                                 << "runs " << q - 1 << " and " << q << " were not merged";
+                    }
+                }
+        } else if (s.spec.kind == "sparseblocklist") {
+            std::vector<int64_t> pos = ints(s.buffer("pos")), idx = ints(s.buffer("idx")),
+                                 ofs = ints(s.buffer("ofs"));
+            for (size_t p = 0; p + 1 < pos.size(); ++p)
+                for (int64_t b = pos[p]; b < pos[p + 1]; ++b) {
+                    int64_t len = ofs[size_t(b) + 1] - ofs[size_t(b)];
+                    ASSERT_GE(len, 1) << "block " << b << " is empty";
+                    ASSERT_LE(idx[size_t(b)], n);
+                    // Sorted, and apart: touching blocks are one block.
+                    if (b > pos[p]) {
+                        ASSERT_LT(idx[size_t(b) - 1], idx[size_t(b)] - len);
                     }
                 }
         } else if (s.spec.kind == "sparseband") {
@@ -254,6 +269,7 @@ TEST(LevelsRoundTrip, ThreeDimensions) {
     uint64_t seed = 2000;
     for (double fill : {0.0, kNaN})
         for (const char* f : {"dense(0)/sparsebytemap(1)/runlist(2)", "sparselist(2)/dense(0)/sparserunlist(1)",
+                              "sparseblocklist(0)/sparseblocklist(1)/sparselist(2)",
                               "sparseband(2)/sparsebytemap(0)/sparseband(1)",
                               "sparsebytemap(1)/dense(0)/sparselist(2)",
                               "sparselist(0)/sparseband(1)/dense(2)"})

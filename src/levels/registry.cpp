@@ -21,7 +21,8 @@
     X(sparsebytemap)            \
     X(sparsepoint)              \
     X(sparseinterval)           \
-    X(sparserunlist)
+    X(sparserunlist)            \
+    X(sparseblocklist)
 
 // One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
 #define SISKIN_LEAF_FORMATS(X) \

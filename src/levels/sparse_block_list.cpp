@@ -1,0 +1,318 @@
+// SparseBlockList (Finch's SparseBlockList/SparseVBL): the stored coordinates of a fibre in
+// blocks of consecutive coordinates. The blocks of fibre p are pos[p] .. pos[p+1]-1; block b ends
+// (exclusive) at idx[b] and holds the positions ofs[b] .. ofs[b+1]-1, one per coordinate, so it
+// starts at idx[b] - (ofs[b+1] - ofs[b]) and coordinate i of it is at position
+// ofs[b+1] - idx[b] + i: random access inside a block, no coordinate stored per entry. Blocks
+// of a fibre are sorted and never touch (touching blocks are one block).
+#include <algorithm>
+
+#include "levels/level_codegen.hpp"
+#include "levels/level_format.hpp"
+#include "lowering/tensor_binding.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::levels {
+
+namespace {
+
+cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
+
+// Block b of a level: where it starts, and the position of its coordinate 0 (base + i is the
+// position of coordinate i).
+struct Block {
+    cast::Expr start, base;
+};
+
+Block block(const TensorBinding& t, int level, const cast::Expr& b) {
+    cast::Expr idx = cast::at(t.buffer(level, "idx").data_var(), b);
+    cast::Expr ofs = t.buffer(level, "ofs").data_var();
+    cast::Expr next = cast::at(ofs, c_add(b, 1));
+    return {c_sub(idx, c_sub(next, cast::at(ofs, b))), c_sub(next, idx)};
+}
+
+// SparseBlockList, codegen face. walk and gallop read fibre r as
+//   Thunk(q = pos[r], q_end = pos[r+1], last) Sequence[
+//       Phase(last, Stepper(stop = idx[q], chunk = Sequence[Phase(start_q, Run(fill)),
+//                                                           Phase(Lookup(i -> child(base_q + i)))],
+//                           next = q++)),
+//       Phase(Run(fill))]
+// so a block is one step and its coordinates a dense loop; a seek gallops over idx. follow
+// binary-searches idx for the block that may hold i.
+//
+// Writing: in coordinate order, each fibre once. Each coordinate opens a child slot at the next
+// free position (`slots`); a slot kept (something other than the fill written below it) extends
+// the fibre's last block when that block ends right before the coordinate, else starts a block.
+class SparseBlockListCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
+        const TensorBinding& t = *f.tensor;
+        const int level = f.level;
+        cast::Expr pos = t.buffer(level, "pos").data_var();
+        cast::Expr idx = t.buffer(level, "idx").data_var();
+        ValueType itype = t.index_type(level);
+        const cast::Expr& r = f.pos.front();
+        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
+        cast::Expr last = cast::var(ctx.fresh("q_last"));
+        cast::Expr dim = t.level_dim(level);
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
+            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
+            cast::Decl::make(i64, last.as<cast::Var>().name,
+                             cast::Ternary::make(lt(q, q_end), cast::at(idx, c_add(q_end, -1)), c_int(0))),
+        };
+        auto s = std::make_shared<Stepper>(cast::at(idx, q));
+        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
+            if (c_constant(start) == 0) return {};
+            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
+            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
+            return {cast::assign(q, cast::call(fn, {idx, q, q_end, target}))};
+        };
+        s->chunk = [fiber, q, level](LowerCtx&, const cast::Expr&) -> LoopletPtr {
+            Block b = block(*fiber->tensor, level, q);
+            LoopletPtr gap = make_looplet<Run>(fill_leaf(*fiber));
+            LoopletPtr body = make_looplet<Lookup>([fiber, b](LowerCtx& c, const cast::Expr& i) {
+                return child_fiber(c, *fiber, {c_add(b.base, i)}, fiber->dirty);
+            });
+            return make_looplet<Sequence>(std::vector<Phase>{
+                {b.start, [gap](LowerCtx&, const Extent&) { return gap; }},
+                {std::nullopt, [body](LowerCtx&, const Extent&) { return body; }}});
+        };
+        s->next = {cast::Increment::make(q)};
+        s->stop_bounds = {last, dim};
+        LoopletPtr stepper = s;
+        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+            {last, [stepper](LowerCtx&, const Extent&) { return stepper; }, Phase::Test{c_int(0), lt(q, q_end)}},
+            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                                   std::vector<Fact>{{c_int(0), last}, {last, dim}});
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    // `count` numbers the blocks (the pos array's), `slots` the child positions.
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        declare_appended_positions(ctx, t, level, "_blocks");
+        std::string slots = ctx.fresh(t.name + "_slots" + std::to_string(level));
+        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), slots, c_int(0)));
+        ctx.set_level_var(t, level, "slots", cast::var(slots));
+        const BufferBinding& ofs = t.buffer(level, "ofs");
+        ctx.emit(ctx.reserve(ofs, c_int(1)));
+        ctx.emit(cast::assign(cast::at(ofs.data_var(), c_int(0)), c_int(0)));
+    }
+
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        init_appended_positions(ctx, t, level, lo, hi);
+    }
+
+    LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f), cast::var(ctx.fresh("f_start"))});
+        cast::Expr blocks = ctx.level_var(t, f.level, "count");
+        std::vector<cast::Stmt> pre{cast::Decl::make(cast::Type::of(ValueType::Int64),
+                                                     w->start.as<cast::Var>().name, blocks)};
+        std::vector<cast::Stmt> close{
+            cast::assign(cast::at(t.buffer(f.level, "pos").data_var(), c_add(f.pos.front(), 1)), blocks)};
+        LoopletPtr slots = make_looplet<Lookup>([w](LowerCtx& c, const cast::Expr& i) { return write_at(c, *w, i); });
+        return make_looplet<Thunk>(std::move(pre), slots, std::move(close));
+    }
+
+    LExpr locate_write(LowerCtx&, const Fiber& f) const override {
+        throw Error("sparseblocklist level of " + f.tensor->name + " cannot be written by random access",
+                    Error::Kind::Unsupported);
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        freeze_appended_positions(ctx, t, level, parents);
+        cast::Expr blocks = ctx.level_var(t, level, "count");
+        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "idx").raw_var(), "size"), blocks));
+        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "ofs").raw_var(), "size"), c_add(blocks, 1)));
+        return ctx.level_var(t, level, "slots");
+    }
+
+private:
+    // The fibre being written and its first block.
+    struct Writer {
+        std::shared_ptr<const Fiber> fiber;
+        cast::Expr start;
+    };
+
+    // The child slot of coordinate i at the next free position, kept as described above.
+    static LExpr write_at(LowerCtx& ctx, const Writer& w, const cast::Expr& i) {
+        const Fiber& f = *w.fiber;
+        const TensorBinding& t = *f.tensor;
+        cast::Expr blocks = ctx.level_var(t, f.level, "count"), slots = ctx.level_var(t, f.level, "slots");
+        const BufferBinding& idx = t.buffer(f.level, "idx");
+        const BufferBinding& ofs = t.buffer(f.level, "ofs");
+        auto itype = cast::Type::of(t.index_type(f.level));
+        bool leaf_below = f.level + 1 == t.num_levels();
+        // A value leaf right below says alone whether it was written (as for sparselist).
+        std::optional<cast::Expr> d;
+        std::vector<cast::Stmt> pre = ctx.capture([&] {
+            if (!leaf_below || !t.values) {
+                std::string dirty = ctx.fresh("dirty");
+                d = cast::var(dirty);
+                ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+            }
+            init_child_slots(ctx, t, f.level, slots, c_add(slots, 1));
+        });
+        LExpr inner = child_fiber(ctx, f, {slots}, d);
+        std::optional<cast::Expr> keep = d;
+        if (leaf_below) {
+            cast::Expr holds = t.leaf().holds_value(ctx, t, slots);
+            keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
+        }
+        cast::Expr last = c_add(blocks, -1);
+        cast::Expr extends = cast::bin(cast::BinaryOp::LogAnd, lt(w.start, blocks),
+                                       cast::bin(cast::BinaryOp::Eq, cast::at(idx.data_var(), last), i));
+        std::vector<cast::Stmt> start = ctx.capture([&] {
+            ctx.emit(ctx.reserve(idx, c_add(blocks, 1), /*written_first=*/true));
+            ctx.emit(ctx.reserve(ofs, c_add(blocks, 2), /*written_first=*/true));
+        });
+        start.push_back(cast::Increment::make(blocks));
+        std::vector<cast::Stmt> kept{
+            cast::If::make(cast::un(cast::UnaryOp::Not, extends), cast::Block::make(start)),
+            cast::Increment::make(slots),
+            cast::assign(cast::at(idx.data_var(), last), cast::Cast::make(itype, c_add(i, 1))),
+            cast::assign(cast::at(ofs.data_var(), blocks), cast::Cast::make(itype, slots))};
+        if (f.dirty) kept.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+        std::vector<cast::Stmt> post{cast::If::make(*keep, cast::Block::make(kept))};
+        return Hoist::make(std::move(pre), inner, std::move(post));
+    }
+
+    // The block that may hold coordinate c: the first of the fibre ending past c.
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        ValueType itype = t.index_type(f.level);
+        const cast::Expr& r = f.pos.front();
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
+        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, end, cast::at(pos, c_add(r, 1))),
+            cast::Decl::make(i64, q, cast::call(fn, {t.buffer(f.level, "idx").data_var(), cast::at(pos, r),
+                                                      cast::var(end), cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
+        Block b = block(t, f.level, cast::var(q));
+        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(cast::var(q), cast::var(end)),
+                                     cast::bin(cast::BinaryOp::Le, b.start, c));
+        auto sel = std::make_shared<Select>(
+            std::vector<Select::Case>{{found, child_fiber(ctx, f, {c_add(b.base, c)}, f.dirty)},
+                                      {std::nullopt, fill_leaf(f)}},
+            f.type);
+        return Hoist::make(std::move(pre), sel, {});
+    }
+};
+
+class SparseBlockListLevel final : public LevelFormat {
+public:
+    std::string_view name() const override { return "sparseblocklist"; }
+    std::vector<std::string_view> aliases() const override { return {"blocklist", "vbl"}; }
+    LevelProperties properties() const override {
+        return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true,
+                .append_only = true};
+    }
+    std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
+        return {{"pos", index_type(spec.index_bits), BufferRole::Positions},
+                {"idx", index_type(spec.index_bits), BufferRole::Coordinates},
+                {"ofs", index_type(spec.index_bits), BufferRole::Positions}};
+    }
+
+    // Entries sharing parent and coordinate share a position; a coordinate right after the
+    // previous one of the same fibre continues its block.
+    LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
+                     const LevelInput& in) const override {
+        const int mode = spec.modes[0];
+        std::vector<int64_t> pos(static_cast<size_t>(in.num_parents) + 1, 0), idx, ofs{0};
+        LevelBuild out;
+        out.positions.resize(static_cast<size_t>(in.size()));
+        for (int64_t e = 0; e < in.size(); ++e) {
+            int64_t p = in.parents[static_cast<size_t>(e)], c = in.coord(e, mode);
+            bool same_fibre = e > 0 && in.parents[static_cast<size_t>(e - 1)] == p;
+            if (!same_fibre || c != in.coord(e - 1, mode)) {
+                if (same_fibre && idx.back() == c) {
+                    ++idx.back();
+                } else {
+                    idx.push_back(c + 1);
+                    ofs.push_back(ofs.back());
+                    ++pos[static_cast<size_t>(p) + 1];
+                }
+                ++ofs.back();
+            }
+            out.positions[static_cast<size_t>(e)] = ofs.back() - 1;
+        }
+        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        out.num_positions = ofs.back();
+        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, mode_extent(spec, shape, 0)),
+                                     "sparseblocklist");
+        out.storage.spec = spec;
+        out.storage.spec.index_bits = bits;
+        out.storage.names = {"pos", "idx", "ofs"};
+        out.storage.buffers.push_back(make_index_buffer(bits, pos));
+        out.storage.buffers.push_back(make_index_buffer(bits, idx));
+        out.storage.buffers.push_back(make_index_buffer(bits, ofs));
+        return out;
+    }
+
+    int64_t num_positions(const LevelStorage& s, std::span<const int64_t>, int64_t num_parents) const override {
+        return IndexReader(s.buffer("ofs"))[IndexReader(s.buffer("pos"))[num_parents]];
+    }
+
+    // The entries of a fibre are the positions of its blocks, one per coordinate.
+    FibreRange fibre(const LevelStorage& s, std::span<const int64_t>, int64_t parent) const override {
+        IndexReader pos(s.buffer("pos")), ofs(s.buffer("ofs"));
+        return {ofs[pos[parent]], ofs[pos[parent + 1]]};
+    }
+
+    // The block holding a position: the last whose first position is not past it.
+    void coordinates(const LevelStorage& s, std::span<const int64_t>, int64_t position,
+                     std::span<int64_t> out) const override {
+        IndexReader idx(s.buffer("idx")), ofs(s.buffer("ofs"));
+        int64_t lo = 0, hi = idx.size();
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (ofs[mid] <= position) lo = mid;
+            else hi = mid;
+        }
+        out[0] = idx[lo] - (ofs[lo + 1] - position);
+    }
+
+    std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
+                                  std::span<const int64_t> coords) const override {
+        IndexReader pos(s.buffer("pos")), idx(s.buffer("idx")), ofs(s.buffer("ofs"));
+        int64_t lo = pos[parent], hi = pos[parent + 1];
+        while (lo < hi) { // the first block ending past the coordinate
+            int64_t mid = lo + (hi - lo) / 2;
+            if (idx[mid] <= coords[0]) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == pos[parent + 1]) return std::nullopt;
+        int64_t start = idx[lo] - (ofs[lo + 1] - ofs[lo]);
+        if (coords[0] < start) return std::nullopt;
+        return ofs[lo + 1] - (idx[lo] - coords[0]);
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const SparseBlockListCodegen face;
+        return &face;
+    }
+};
+
+} // namespace
+
+const LevelFormat& sparseblocklist_level() {
+    static const SparseBlockListLevel level;
+    return level;
+}
+
+} // namespace siskin::levels
