@@ -104,9 +104,10 @@ void check_buffers(const Tensor& t) {
                     // Sorted, apart, and touching neighbours hold different values.
                     if (q > pos[p]) {
                         ASSERT_LE(right[size_t(q - 1)], left[size_t(q)]);
-                        if (right[size_t(q - 1)] == left[size_t(q)])
+                        if (right[size_t(q - 1)] == left[size_t(q)]) {
                             ASSERT_FALSE(t.values().get(q).same(t.values().get(q - 1)))
                                 << "runs " << q - 1 << " and " << q << " were not merged";
+                        }
                     }
                 }
         } else if (s.spec.kind == "sparseblocklist") {
