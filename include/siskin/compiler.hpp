@@ -76,7 +76,23 @@ struct CompileOptions {
     /// sum does (numpy's pairwise sum, BLAS); false keeps the order. Integer reductions are exact
     /// either way.
     bool reassociate = true;
+    /// The threads a kernel runs on (0: kernel_threads() decides). Above 1, the outermost loop
+    /// whose iterations write disjoint parts of the outputs (SpMV's rows, SpMM's, a dense
+    /// elementwise result's) runs as one chunk per thread, chunks balanced by the entries they
+    /// walk; a loop of less work than parallel_min_work runs on one thread. Each row is computed
+    /// as in a serial run, so results do not depend on the thread count. The count is part of
+    /// the kernel: a kernel for 2 threads is another cache entry than the one for 1.
+    int threads = 0;
+    /// The least work (iterations plus the entries they walk) for which a parallel loop starts
+    /// its threads: starting them costs about as much as a loop of this size. Tests lower it to
+    /// run small inputs in parallel.
+    int64_t parallel_min_work = 32768;
 };
+
+/// The threads a kernel compiled with `requested` threads runs on: `requested` when above 0,
+/// else $SISKIN_NUM_THREADS when set (a whole number from 1 to 1024; anything else is an error
+/// naming the variable), else the machine's cores.
+int kernel_threads(int requested);
 
 /// The names of the compiler's stages, in the order plan_kernel runs them (the same list).
 std::vector<std::string> compiler_passes();

@@ -214,6 +214,12 @@ Stmt Label::make(std::string name) {
     return Stmt(std::make_shared<const Label>(std::move(name)));
 }
 
+Stmt Pragma::make(std::string text, Stmt body) {
+    SISKIN_ASSERT(!text.empty() && text.find('\n') == std::string::npos,
+                  "a pragma is one line of text");
+    return Stmt(std::make_shared<const Pragma>(std::move(text), as_block(std::move(body))));
+}
+
 Stmt Comment::make(std::string text) {
     return Stmt(std::make_shared<const Comment>(std::move(text)));
 }

@@ -190,6 +190,7 @@ enum class StmtKind : uint8_t {
     Comment,
     Goto,
     Label,
+    Pragma,
 };
 
 struct StmtNode {
@@ -333,6 +334,17 @@ struct Label final : StmtNode {
     const std::string name;
     static Stmt make(std::string name); // asserts an identifier
     explicit Label(std::string n) : StmtNode(kKind), name(std::move(n)) {}
+};
+
+/// `#pragma text` and the block it applies to: an OpenMP parallel region (`omp parallel ...`),
+/// which C requires to be one structured block that is left only at its end (no return, no
+/// jump out of it).
+struct Pragma final : StmtNode {
+    static constexpr StmtKind kKind = StmtKind::Pragma;
+    const std::string text;
+    const Stmt body; // a Block
+    static Stmt make(std::string text, Stmt body); // asserts one line; wraps a non-Block body
+    Pragma(std::string t, Stmt b) : StmtNode(kKind), text(std::move(t)), body(std::move(b)) {}
 };
 
 /// A `//` comment; the text may have several lines.

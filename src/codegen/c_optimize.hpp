@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "codegen/c_ast.hpp"
 
@@ -106,5 +107,27 @@ Stmt prefetch_fibres(const Stmt& body);
 /// chain of 4-cycle adds otherwise, which the C compiler may not break without -ffast-math. The
 /// result can differ from the sequential one in rounding, as any reassociated float sum does.
 Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& reassociable);
+
+/// A loop the compiler proved parallel (compiler/parallel_marks.hpp): its iterations write
+/// disjoint elements of the outputs and read none that another iteration writes.
+struct ParallelLoop {
+    std::string counter; // the C loop's counter, `for (int64_t counter = lo; counter < hi; ...)`
+    /// The positions array of the level below the loop's (pos[v] .. pos[v + 1] is the fibre
+    /// iteration v walks), to balance chunks by entries; empty: by iterations.
+    std::string weight;
+    bool weight_64 = false; // its elements are int64_t, else int32_t
+};
+
+/// Each `for (int64_t v = lo; v < hi; v++) B` outside every other loop whose counter is one of
+/// `loops` becomes an OpenMP parallel region of `threads` threads (runtime/siskin_parallel.h),
+/// one chunk of consecutive iterations each, balanced by the loop's weight; a loop of less work
+/// than `min_work` runs on one thread. A `return e` in B records e for its chunk
+/// and leaves the chunk (a region cannot be left by a return); after the region the kernel
+/// returns the status of the first chunk that stopped. Only where B assigns no variable declared
+/// outside it (but `reduction_var`, summed over the threads, when not empty), no buffer field,
+/// grows no buffer, and leaves the loop only by its end or a return: else the loop stays.
+/// `made` counts the regions.
+Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
+                       int64_t min_work, const std::string& reduction_var, int& made);
 
 } // namespace siskin::cast

@@ -255,6 +255,10 @@ public:
         case StmtKind::Comment: comment(s.as<Comment>().text, depth); return;
         case StmtKind::Goto: line(depth, "goto " + s.as<Goto>().label + ";"); return;
         case StmtKind::Label: line(depth, s.as<Label>().name + ":;"); return;
+        case StmtKind::Pragma:
+            line(0, "#pragma " + s.as<Pragma>().text);
+            stmt(s.as<Pragma>().body, depth);
+            return;
         }
         SISKIN_ASSERT(false, "unknown C statement kind");
     }

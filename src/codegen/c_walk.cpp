@@ -73,6 +73,7 @@ void for_each_node(const Stmt& s, const std::function<void(const Expr&)>& on_exp
     case StmtKind::Block:
         for (const auto& c : s.as<Block>().stmts) st(c);
         return;
+    case StmtKind::Pragma: return st(s.as<Pragma>().body);
     case StmtKind::Break:
     case StmtKind::Continue:
     case StmtKind::Comment:
@@ -124,6 +125,7 @@ Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f) {
         return For::make(n.init, n.cond, n.step, f(n.body));
     }
     case StmtKind::While: return While::make(s.as<While>().cond, f(s.as<While>().body));
+    case StmtKind::Pragma: return Pragma::make(s.as<Pragma>().text, f(s.as<Pragma>().body));
     default: return s;
     }
 }
@@ -216,6 +218,7 @@ Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const 
         for (const auto& c : s.as<Block>().stmts) stmts.push_back(st(c));
         return Block::make(std::move(stmts));
     }
+    case StmtKind::Pragma: return Pragma::make(s.as<Pragma>().text, st(s.as<Pragma>().body));
     case StmtKind::Break:
     case StmtKind::Continue:
     case StmtKind::Comment:

@@ -281,8 +281,9 @@ Command command(const JitOptions& options) {
     const CompilerIdentity& cc = compiler_identity(
         s.compiler, s.compiler_origin, [&] { return KernelCache::open(options.cache_dir).dir(); },
         s.time_limit);
-    return {cc, s.flags ? *s.flags : default_flags(cc.version), std::move(s.time_limit),
-            std::move(s.size_limit)};
+    std::vector<std::string> flags = s.flags ? *s.flags : default_flags(cc.version);
+    if (options.openmp) flags.emplace_back("-fopenmp");
+    return {cc, std::move(flags), std::move(s.time_limit), std::move(s.size_limit)};
 }
 
 struct Loaded {

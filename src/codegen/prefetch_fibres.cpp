@@ -40,7 +40,8 @@ void scan_writes(const Stmt& s, int loops, Writes& w) {
     case StmtKind::Break: w.exits |= loops == 0; return;
     case StmtKind::Goto:
     case StmtKind::Return:
-    case StmtKind::Label: w.exits = true; return;
+    case StmtKind::Label:
+    case StmtKind::Pragma: w.exits = true; return;
     case StmtKind::If: {
         const auto& n = s.as<If>();
         scan_writes(n.then_body, loops, w);

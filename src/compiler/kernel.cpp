@@ -386,7 +386,9 @@ std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const CompileOptions& options) {
     auto impl = std::make_shared<Kernel::Impl>();
     impl->plan = compiler::plan_kernel(program, tensors, options);
-    impl->jit = codegen::jit_compile(impl->plan.c_source, options.jit);
+    codegen::JitOptions jit = options.jit;
+    jit.openmp = jit.openmp || impl->plan.openmp;
+    impl->jit = codegen::jit_compile(impl->plan.c_source, jit);
     impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
     if (options.count_work)
         impl->work_counter = static_cast<const int64_t*>(impl->jit.library->symbol(compiler::kWorkCounterSymbol));

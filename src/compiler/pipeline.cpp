@@ -5,11 +5,13 @@
 
 #include "codegen/c_optimize.hpp"
 #include "codegen/c_printer.hpp"
+#include "codegen/c_walk.hpp"
 #include "compiler/affine_order.hpp"
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/output_order.hpp"
+#include "compiler/parallel_marks.hpp"
 #include "compiler/pass_dump.hpp"
 #include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
@@ -37,6 +39,10 @@ struct Planning {
     cast::Stmt body = cast::Block::make({}); // the whole body once lowered: the C passes rewrite it
     std::map<std::string, cast::Type> output_arrays; // data pointer -> element type
     std::set<std::string> narrow_positions;          // data pointers of 32-bit position buffers
+    int threads = 1;                                 // kernel_threads(options.threads)
+    std::map<size_t, ParallelMark> parallel_marks;   // top-level statement -> its parallel loop
+    std::vector<cast::ParallelLoop> parallel_loops;  // the C loops the marked loops became
+    int parallel_regions = 0;                        // how many of them became regions
     std::string c_source;
 
     void emit(const std::function<void()>& f) {
@@ -45,7 +51,7 @@ struct Planning {
 };
 
 // What the pass dump shows after a stage.
-enum class Shows { Program, LoweringTree, EmittedC, Body, Source };
+enum class Shows { Program, LoweringTree, ParallelMarks, EmittedC, Body, Source };
 
 struct Stage {
     std::string_view name;
@@ -69,6 +75,23 @@ void note_output_arrays(Planning& p) {
 }
 
 void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(p.body); }
+
+// Lowers top-level statement k; a marked one's loop, when it became one C loop outside every
+// other, is noted for parallelize_loops under its counter.
+void lower_statement(Planning& p, size_t k, const LStmt& s) {
+    auto mark = p.parallel_marks.find(k);
+    if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
+    std::vector<cast::Stmt> code = p.ctx.capture([&] { lower_body(p.ctx, s); });
+    std::vector<std::string> counters;
+    for (const auto& c : code)
+        if (c.kind() == cast::StmtKind::For)
+            if (auto counted = cast::counted_for(c.as<cast::For>())) counters.push_back(counted->var);
+    if (counters.size() == 1) {
+        const BufferBinding* w = mark->second.weight;
+        p.parallel_loops.push_back({counters.front(), w ? w->data : "", w && w->type == ValueType::Int64});
+    }
+    for (auto& c : code) p.ctx.emit(std::move(c));
+}
 
 // The pipeline, in order: plan_kernel runs exactly this list, compiler_passes() names it, and the
 // pass dump shows each stage's result.
@@ -104,6 +127,11 @@ const std::vector<Stage>& stages() {
          }},
         {"convert", Shows::LoweringTree,
          [](Planning& p) { p.emit([&] { p.converted = convert_program(p.ctx, p.cz.program, p.tensors); }); }},
+        // Which top-level loops write disjoint parts of the outputs (parallel_marks.hpp).
+        {"parallel", Shows::ParallelMarks,
+         [](Planning& p) {
+             if (p.threads > 1) p.parallel_marks = mark_parallel_loops(p.converted.body);
+         }},
         // The lowering tree -> C statements.
         {"declare", Shows::EmittedC,
          [](Planning& p) {
@@ -117,7 +145,7 @@ const std::vector<Stage>& stages() {
              p.emit([&] {
                  const auto* top = p.converted.body->as<Block>();
                  for (size_t k = 0; k < (top ? top->stmts.size() : 1); ++k) {
-                     lower_body(p.ctx, top ? top->stmts[k] : p.converted.body);
+                     lower_statement(p, k, top ? top->stmts[k] : p.converted.body);
                      if (auto it = p.converted.freeze_after.find(k); it != p.converted.freeze_after.end())
                          for (const auto& name : it->second) levels::freeze_output(p.ctx, p.tensors.at(name));
                  }
@@ -167,6 +195,14 @@ const std::vector<Stage>& stages() {
          [](Planning& p) {
              if (p.options.count_work) p.body = count_loop_bodies(p.body);
          }},
+        // The marked loops as OpenMP regions, one balanced chunk per thread; an instrumented
+        // build sums its counter over the threads.
+        {"parallel_loops", Shows::Body,
+         [](Planning& p) {
+             p.body = cast::parallelize_loops(p.body, p.parallel_loops, p.threads,
+                                              p.options.parallel_min_work, p.options.count_work ? kWorkCounterSymbol : "",
+                                              p.parallel_regions);
+         }},
         {"print", Shows::Source,
          [](Planning& p) {
              cast::Function kernel = cast::Function::make(
@@ -175,7 +211,9 @@ const std::vector<Stage>& stages() {
                   {cast::Type::of(ValueType::Int64).as_const().pointer(), "dims"}},
                  p.body);
              std::string helpers = p.ctx.helpers();
-             p.c_source = "#include \"siskin_prelude.h\"\n\n" + (helpers.empty() ? "" : helpers + "\n") +
+             p.c_source = std::string("#include \"siskin_prelude.h\"\n") +
+                          (p.parallel_regions > 0 ? "#include \"siskin_parallel.h\"\n" : "") + "\n" +
+                          (helpers.empty() ? "" : helpers + "\n") +
                           (p.options.count_work ? std::string(work_counter_definition()) + "\n" : "") +
                           cast::print(kernel);
          }},
@@ -192,6 +230,7 @@ std::string shown(const Planning& p, Shows what) {
     switch (what) {
     case Shows::Program: return ir::print(*p.program);
     case Shows::LoweringTree: return lowering::print(p.converted.body);
+    case Shows::ParallelMarks: return print_marks(p.parallel_marks);
     case Shows::EmittedC: return c_text(p.code);
     case Shows::Body:
         return p.body.kind() == cast::StmtKind::Block ? c_text(p.body.as<cast::Block>().stmts)
@@ -211,6 +250,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     dump.input(program);
     Planning p{signatures, options};
     p.program = &program;
+    p.threads = kernel_threads(options.threads);
     for (const Stage& stage : stages()) {
         stage.run(p);
         if (dump.active()) dump.after(stage.name, shown(p, stage.shows));
@@ -218,6 +258,7 @@ KernelPlan plan_kernel(const ir::Program& program,
 
     KernelPlan plan;
     plan.c_source = p.c_source;
+    plan.openmp = p.parallel_regions > 0;
     plan.inputs = p.tensors.inputs;
     plan.outputs = p.tensors.outputs;
     for (const auto& name : p.tensors.order()) plan.signatures.emplace(name, p.cz.signatures.at(name));

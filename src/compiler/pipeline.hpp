@@ -8,11 +8,13 @@
 //   concordize  discordant reads of levels that cannot locate cheaply -> transposed temporaries
 //   bind        tensors to the kernel ABI; the prologue that unpacks buffers and dimensions
 //   convert     the program into the lowering tree (refusing what is not supported yet)
+//   parallel    the top-level loops whose iterations write disjoint parts of the outputs
 //   declare     every output's storage
 //   lower       the looplet lowerer, loop by loop (lower.hpp)
 //   freeze      every output's final buffer sizes
 //   nested_ifs ... prefetch_fibres, split_accumulators   the C cleanups (codegen/c_optimize.hpp)
 //   count_work  (CompileOptions::count_work) a counter in every loop body
+//   parallel_loops  the marked loops as OpenMP regions (CompileOptions::threads above 1)
 //   print       the C text: prelude include, operator helpers, the kernel function
 #include <map>
 #include <optional>
@@ -32,6 +34,7 @@ namespace siskin::compiler {
 
 struct KernelPlan {
     std::string c_source;
+    bool openmp = false; // the source has parallel regions: compile it with -fopenmp
     std::vector<std::string> inputs, outputs;
     std::map<std::string, TensorSignature> signatures;
     std::vector<std::vector<DimRef>> dim_classes;

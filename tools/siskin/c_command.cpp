@@ -29,6 +29,7 @@ struct COptions {
     int index_bits = 32;
     bool print_compiler = false;
     bool in_order = false;
+    int threads = 0; // 0: CompileOptions' default
 };
 
 void print_compiler() { std::cout << fmt::format("{}\n", fmt::join(codegen::jit_command(), " ")); }
@@ -89,6 +90,7 @@ void print_c(const COptions& o) {
     CompileOptions options;
     if (!o.dump_after.empty()) options.dump_after = o.dump_after;
     options.reassociate = !o.in_order;
+    options.threads = o.threads;
     auto signatures = infer_signatures(program, inputs, specs, o.index_bits);
     for (const auto& name : o.in_place) {
         dimensions_of(arity, name, "--in-place");
@@ -132,6 +134,9 @@ void add_c_command(CLI::App& app) {
                     "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
     cmd->add_flag("--in-order", options->in_order,
                   "Sum floats in the order of the loops (as `siskin run --in-order`)");
+    cmd->add_option("--threads", options->threads,
+                    "Threads the kernel is compiled for (as `siskin run --threads`)")
+        ->check(CLI::Range(1, 1024));
     cmd->add_flag("--print-compiler", options->print_compiler,
                   "Print the compiler and flags kernels are built with ($SISKIN_CC, $SISKIN_CFLAGS "
                   "or the defaults) instead of C");

@@ -20,6 +20,7 @@ struct ConvertOptions {
     std::string in, out, fill, type;
     bool verbose = false;
     bool fill_comment = false;
+    int threads = 0; // 0: CompileOptions' default
 };
 
 void convert_file(const ConvertOptions& o) {
@@ -39,7 +40,9 @@ void convert_file(const ConvertOptions& o) {
     }
     Tensor source = read_file_argument(in.path, read);
     Format target = out.format ? Format::parse(*out.format, source.ndims()) : source.format();
-    Conversion c = convert_compiled(source, target);
+    CompileOptions options;
+    options.threads = o.threads;
+    Conversion c = convert_compiled(source, target, options);
     WriteOptions write_options;
     write_options.fill_comment = o.fill_comment;
     write_tensor(c.tensor, out.path, write_options); // a temporary file renamed into place
@@ -58,6 +61,9 @@ void add_convert_command(CLI::App& app) {
     cmd->add_option("out", options->out, "Output FILE[:FORMAT], e.g. b.mtx:csc")->required();
     cmd->add_option("--fill", options->fill, "Fill value of the tensor (default 0)");
     cmd->add_option("--type", options->type, "Value type of the tensor");
+    cmd->add_option("--threads", options->threads,
+                    "Threads the compiled copy runs on (as `siskin run --threads`)")
+        ->check(CLI::Range(1, 1024));
     cmd->add_flag("-v,--verbose", options->verbose,
                   "Say on stderr whether the compiled copy or the runtime copy did the work");
     cmd->add_flag("--fill-comment", options->fill_comment,

@@ -53,6 +53,9 @@ void add_execute_options(CLI::App& cmd, ExecuteOptions& o) {
                  "kernels otherwise keep four partial sums along a fibre)");
     cmd.add_option("--dump-after", o.dump_after,
                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
+    cmd.add_option("--threads", o.threads,
+                   "Threads the kernel runs on (default $SISKIN_NUM_THREADS, else every core; 1: serial)")
+        ->check(CLI::Range(1, 1024));
     cmd.add_flag("--fill-comment", o.fill_comment,
                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
                  "comment that only siskin reads (other readers take it as 0)");
@@ -77,6 +80,7 @@ std::map<std::string, Tensor> execute(const ir::Program& program,
         CompileOptions options;
         if (!o.dump_after.empty()) options.dump_after = o.dump_after;
         options.reassociate = !o.in_order;
+        options.threads = o.threads;
         auto start = std::chrono::steady_clock::now();
         compiled = compile_or_explain(program, input_ptrs, specs, options);
         compile_ms = ms_since(start);

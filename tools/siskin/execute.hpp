@@ -21,10 +21,11 @@ struct ExecuteOptions {
     std::string dump_after; // empty: none (then $SISKIN_DUMP_AFTER)
     std::string stats_path; // empty: no --stats
     bool fill_comment = false;
+    int threads = 0; // 0: CompileOptions' default
 };
 
 /// The options above on a command: --stats, --repeat, --interpret, --in-order, --dump-after,
-/// --fill-comment.
+/// --fill-comment, --threads.
 void add_execute_options(CLI::App& cmd, ExecuteOptions& o);
 /// Refuses contradictory options (--dump-after with --interpret).
 void check_execute_options(const ExecuteOptions& o);

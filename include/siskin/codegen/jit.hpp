@@ -36,6 +36,8 @@ struct JitOptions {
     std::optional<std::string> cache_dir = {};
     std::optional<double> compile_timeout_s = {};
     std::optional<uint64_t> max_c_bytes = {};
+    /// The source has OpenMP regions: the compiler also gets -fopenmp (and the key its flags).
+    bool openmp = false;
 };
 
 /// The defaults of the limits above. A one-line program can generate megabytes of C (2.6 MB took

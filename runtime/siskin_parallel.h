@@ -1,0 +1,64 @@
+/* The C that kernels with a parallel loop include (after siskin_prelude.h), compiled with
+ * -fopenmp: how a loop's iterations are cut into one chunk per thread, and how an error raised
+ * in a chunk reaches the kernel's return value.
+ *
+ * A chunk is a range of consecutive iterations. Chunks are balanced by work: an iteration i
+ * weighs 1 plus the entries of the fibre it walks (pos[i + 1] - pos[i] of the level below the
+ * loop's), so that a power-law matrix, whose rows differ a thousandfold, gives each thread about
+ * the same number of entries rather than of rows. Thread t takes chunk t, so the iterations a
+ * thread runs, and the order it runs them in, depend on the thread count only, never on the
+ * scheduling.
+ */
+#ifndef SISKIN_PARALLEL_H
+#define SISKIN_PARALLEL_H
+
+#include <omp.h>
+#include <stdint.h>
+
+/* The threads for a loop of `work` units (iterations plus entries): `threads`, or 1 below
+ * `min_work`, where starting the team would cost as much as the loop
+ * (CompileOptions::parallel_min_work). */
+static inline int siskin_team_size(int64_t work, int64_t min_work, int threads) {
+    return work < min_work ? 1 : threads;
+}
+
+/* The weight of iterations [lo, i): their count, plus their entries when pos is given. */
+#define SISKIN_DEFINE_CHUNK(suffix, T)                                                             \
+    static inline int64_t siskin_loop_work_##suffix(const T *pos, int64_t lo, int64_t i) {        \
+        return (i - lo) + (pos ? (int64_t)pos[i] - (int64_t)pos[lo] : 0);                          \
+    }                                                                                              \
+    /* The first iteration of chunk t of `chunks` over [lo, hi): the smallest i whose weight from \
+     * lo reaches t/chunks of the whole (a binary search: the weight never decreases). */          \
+    static inline int64_t siskin_chunk_start_##suffix(const T *pos, int64_t lo, int64_t hi,       \
+                                                      int t, int chunks) {                        \
+        if (t <= 0) return lo;                                                                     \
+        if (t >= chunks) return hi;                                                                \
+        int64_t total = siskin_loop_work_##suffix(pos, lo, hi);                                    \
+        /* total * t / chunks without overflow: total < 2^62, t < 2^31 */                          \
+        int64_t goal = (int64_t)((__int128)total * t / chunks);                                    \
+        int64_t a = lo, b = hi;                                                                    \
+        while (a < b) {                                                                            \
+            int64_t m = a + (b - a) / 2;                                                           \
+            if (siskin_loop_work_##suffix(pos, lo, m) < goal) a = m + 1;                           \
+            else b = m;                                                                            \
+        }                                                                                          \
+        return a;                                                                                  \
+    }
+
+SISKIN_DEFINE_CHUNK(i32, int32_t)
+SISKIN_DEFINE_CHUNK(i64, int64_t)
+#undef SISKIN_DEFINE_CHUNK
+
+/* Records that chunk t stopped with `status`. The kernel returns the status of the first chunk
+ * (in iteration order) that stopped, which is the error a serial run would have met first. */
+static inline void siskin_chunk_failed(int *status, int *failed_chunk, int t, int chunk_status) {
+#pragma omp critical(siskin_chunk_failed)
+    {
+        if (t < *failed_chunk) {
+            *failed_chunk = t;
+            *status = chunk_status;
+        }
+    }
+}
+
+#endif
