@@ -3,7 +3,10 @@
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
-// sparseband, sparserunlist, sparseblocklist (vbl), coo, pattern leaves), with chosen or given index widths.
+// sparseband, sparserunlist, sparseblocklist (vbl), coo, pattern leaves), with chosen or given
+// index widths. Each case runs on 1, 2, 3 or 7 threads (CompileOptions::threads, every loop in
+// parallel however small), and a matrix may have an empty row and a full one (chunks balanced
+// by entries meet both).
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -30,6 +33,7 @@ struct InputDesc {
     Scalar fill;
     double density = 0.3;
     bool specials = false; // may hold inf and NaN
+    bool skewed = false;   // a matrix whose row 1 is empty and row 2 full
 };
 
 struct Case {
@@ -51,7 +55,8 @@ Tensor random_tensor(Rng& rng, const InputDesc& d) {
             c[k] = rest % d.shape[k];
             rest /= d.shape[k];
         }
-        if (!chance(rng, d.density)) continue;
+        bool empty_row = d.skewed && c[0] == 1, full_row = d.skewed && c[0] == 2;
+        if (empty_row || (!full_row && !chance(rng, d.density))) continue;
         int v = pick(rng, 7) - 3;
         if (v == 0) v = 4;
         Scalar value = Scalar::of(static_cast<int64_t>(v)).cast(d.type);
@@ -136,7 +141,8 @@ struct Gen {
     }
     double density() { return pick(rng, std::vector<double>{0.0, 0.15, 0.4, 0.8, 1.0}); }
     InputDesc matrix(ValueType t, Scalar fill, bool specials = false) {
-        return {{m, n}, matrix_format(), t, fill, density(), specials};
+        std::string format = matrix_format();
+        return {{m, n}, format, t, fill, density(), specials, chance(rng, 0.3)};
     }
     InputDesc vector(int64_t len, ValueType t, Scalar fill, bool specials = false) {
         return {{len}, vector_format(), t, fill, density(), specials};
@@ -324,11 +330,16 @@ uint64_t base_seed() {
 
 TEST(CompilerDifferential, RandomProgramsMatchTheReference) {
     const int kCases = 260, kInstances = 3;
+    const int kThreads[] = {1, 2, 3, 7};
     int compared = 0;
     for (int k = 0; k < kCases; ++k) {
         uint64_t seed = base_seed() * 1000003 + static_cast<uint64_t>(k);
         Rng rng(seed);
         Case c = make_case(rng);
+        CompileOptions options = test_options();
+        options.threads = kThreads[k % 4];
+        options.parallel_min_work = 0;
+        c.what += " on " + std::to_string(options.threads) + " threads";
         ir::Program program = ir::parse_program(c.program);
         for (int inst = 0; inst < kInstances; ++inst) {
             std::map<std::string, Tensor> tensors;
@@ -343,7 +354,7 @@ TEST(CompilerDifferential, RandomProgramsMatchTheReference) {
                 return;
             }
             try {
-                got = evaluate_compiled(program, inputs, c.outputs, test_options());
+                got = evaluate_compiled(program, inputs, c.outputs, options);
             } catch (const Error& e) {
                 ADD_FAILURE() << "compiled failed: " << e.what() << "\n" << describe(c, seed, tensors);
                 return;

@@ -18,7 +18,8 @@ import sys
 import tempfile
 import time
 
-# Single-threaded everywhere: set before NumPy, SciPy or numba load their thread pools.
+# NumPy, SciPy and numba single-threaded: set before they load their thread pools (siskin and
+# GraphBLAS take each row's thread count explicitly).
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
             "NUMBA_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[var] = "1"
@@ -212,9 +213,12 @@ def interleaved(runners, counts):
     return samples
 
 
-def measure(workload, inp, ctx, opts, cache_dir):
+SINGLE_THREADED = ("scipy", "pydata")  # no thread count to set: they run at 1 thread only
+
+
+def measure(workload, inp, ctx, opts, cache_dir, threads=1):
     row = {"workload": workload.name, "title": workload.title, "input": inp, "program": workload.text(ctx),
-           "libs": {}, "ratios": {}}
+           "libs": {}, "ratios": {}, "threads": threads}
     runners = {}
     row["family"] = workload.family
     if workload.name == "spgemm":
@@ -231,7 +235,7 @@ def measure(workload, inp, ctx, opts, cache_dir):
     try:
         formats, ndims = workload.outputs(ctx)
         prog = native.Program(row["program"], workload.siskin_inputs(ctx), formats, cache_dir, ndims,
-                              workload.shapes(ctx))
+                              workload.shapes(ctx), threads)
         row["siskin_compile_ms"] = prog.compile_ms
         row["siskin_c_compiler_ms"] = prog.c_compiler_ms
         row["siskin_cache"] = prog.cache
@@ -246,6 +250,9 @@ def measure(workload, inp, ctx, opts, cache_dir):
     for peer in PEERS:
         if peer not in opts.peers:
             row["libs"][peer] = {"status": "not run", "note": "not selected (--peers)"}
+            continue
+        if threads > 1 and peer in SINGLE_THREADED:
+            row["libs"][peer] = {"status": "not run", "note": "single-threaded library"}
             continue
         if peer not in workload.peers:
             row["libs"][peer] = {"status": "cannot", "note": f"{peer} has no such operation"}
@@ -364,6 +371,9 @@ def main():
     ap.add_argument("--matrices", help="directory of the .mtx files (default $SISKIN_MATRICES, else the first "
                     "shared/data/matrices beside ROOT or one of its parents)")
     ap.add_argument("--stream", required=True, help="the stream_probe executable")
+    ap.add_argument("--threads", default="1,2",
+                    help="comma-separated thread counts: every row runs at each (siskin's CompileOptions::threads, "
+                    "GraphBLAS's GxB_NTHREADS; scipy and pydata at 1 only). Default 1,2")
     ap.add_argument("--min-runs", type=int, default=20)
     ap.add_argument("--budget-s", type=float, help="timing budget per library per row, seconds")
     ap.add_argument("--max-runs", type=int)
@@ -392,6 +402,9 @@ def main():
     if unknown:
         sys.exit(f"unknown peer {unknown[0]}: choose from {', '.join(PEERS)}")
     workloads = [BY_NAME[w] for w in opts.workloads.split(",")] if opts.workloads else WORKLOADS
+    thread_counts = [int(t) for t in opts.threads.split(",")]
+    if any(t < 1 for t in thread_counts):
+        sys.exit("--threads: give positive thread counts, e.g. 1,2")
 
     t_start = time.time()
     info = machine.describe(native)
@@ -420,9 +433,12 @@ def main():
         for w in workloads:
             if order not in w.ndims:  # e.g. SpMV on the 3-tensor: not a question to ask
                 continue
-            row = measure(w, inp, ctx, opts, cache_dir)
-            rows.append(row)
-            print(report.row_line(row), flush=True)
+            for threads in thread_counts:
+                native.graphblas.set_nthreads(threads)
+                row = measure(w, inp, ctx, opts, cache_dir, threads)
+                rows.append(row)
+                print(report.row_line(row), flush=True)
+            native.graphblas.set_nthreads(1)
         del ctx
 
     info["load_at_end"] = os.getloadavg()
@@ -430,7 +446,7 @@ def main():
     results = {"date": info["date"], "machine": info, "stream": stream, "quick": quick, "inputs": input_info,
                "options": {"min_runs": opts.min_runs, "budget_s": opts.budget_s, "max_runs": opts.max_runs,
                            "slow_cap_s": opts.slow_cap_s, "spgemm_max_flops": opts.spgemm_max_flops,
-                           "run_limit_s": opts.run_limit_s},
+                           "run_limit_s": opts.run_limit_s, "threads": thread_counts},
                "rows": rows}
     os.makedirs(opts.out, exist_ok=True)
     if quick:  # developer runs are not committed

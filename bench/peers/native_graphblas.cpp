@@ -249,10 +249,11 @@ py::tuple transpose(const MatrixPtr& a) {
 void bind_graphblas(py::module_& m) {
     ok(GrB_init(GrB_NONBLOCKING), "init");
     ok(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, 1), "set nthreads");
-    auto g = m.def_submodule("graphblas", "SuiteSparse:GraphBLAS, single-threaded");
+    auto g = m.def_submodule("graphblas", "SuiteSparse:GraphBLAS, single-threaded unless set_nthreads says");
     g.attr("version") = std::to_string(GxB_IMPLEMENTATION_MAJOR) + "." + std::to_string(GxB_IMPLEMENTATION_MINOR) +
                         "." + std::to_string(GxB_IMPLEMENTATION_SUB);
     g.def("nthreads", [] { int n = 0; ok(GxB_Global_Option_get(GxB_GLOBAL_NTHREADS, &n), "get nthreads"); return n; });
+    g.def("set_nthreads", [](int n) { ok(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, n), "set nthreads"); });
     py::class_<GbMatrix, MatrixPtr>(g, "Matrix").def("tuples", &matrix_tuples);
     py::class_<GbVector, VectorPtr>(g, "Vector").def("tuples", &vector_tuples);
     g.def("from_coo", &from_coo);

@@ -147,7 +147,7 @@ public:
     Program(const std::string& text, std::map<std::string, std::shared_ptr<siskin::Tensor>> inputs,
             const std::map<std::string, std::string>& output_formats, const std::string& cache_dir,
             const std::map<std::string, int>& output_ndims,
-            const std::map<std::string, std::vector<int64_t>>& output_shapes)
+            const std::map<std::string, std::vector<int64_t>>& output_shapes, int threads)
         : held_(std::move(inputs)) {
         for (auto& [name, t] : held_) inputs_[name] = t.get();
         std::map<std::string, siskin::OutputSpec> specs;
@@ -162,6 +162,7 @@ public:
         }
         siskin::CompileOptions options;
         options.jit.cache_dir = cache_dir;
+        options.threads = threads;
         auto t0 = Clock::now();
         compiled_ = siskin::compile_for(siskin::ir::parse_program(text), inputs_, specs, options);
         compile_ms_ = ms_since(t0);
@@ -232,10 +233,10 @@ void bind_siskin(py::module_& m) {
         .def(py::init<const std::string&, std::map<std::string, std::shared_ptr<siskin::Tensor>>,
                       const std::map<std::string, std::string>&, const std::string&,
                       const std::map<std::string, int>&,
-                      const std::map<std::string, std::vector<int64_t>>&>(),
+                      const std::map<std::string, std::vector<int64_t>>&, int>(),
              py::arg("text"), py::arg("inputs"), py::arg("outputs"), py::arg("cache_dir"),
              py::arg("output_ndims") = std::map<std::string, int>{},
-             py::arg("output_shapes") = std::map<std::string, std::vector<int64_t>>{})
+             py::arg("output_shapes") = std::map<std::string, std::vector<int64_t>>{}, py::arg("threads") = 1)
         .def("run", &Program::run)
         .def("outputs", &Program::outputs)
         .def_property_readonly("output_bytes", &Program::output_bytes)

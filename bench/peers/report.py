@@ -29,10 +29,20 @@ def _ratio(row, peer):
     return f"{r:.2f}x" if r is not None else "-"
 
 
+def threads_of(row):
+    return row.get("threads", 1)
+
+
+def label(row):
+    """The workload, with the thread count when above 1: rows are grouped by it."""
+    t = threads_of(row)
+    return row["workload"] if t == 1 else f"{row['workload']} [{t} threads]"
+
+
 def row_line(row):
     """One progress line per measured row."""
     s = row["libs"].get("siskin")
-    parts = [f"{row['workload']:8s} siskin {_ms(s):>9s} ms"]
+    parts = [f"{row['workload']:8s} t{threads_of(row)} siskin {_ms(s):>9s} ms"]
     if "siskin_compile_ms" in row:
         parts.append(f"(compile {row['siskin_compile_ms']:.0f} ms, {row['siskin_cache']})")
     for p in PEERS:
@@ -45,12 +55,12 @@ def row_line(row):
     return "  ".join(parts)
 
 
-HEADER = ["workload", "input", "siskin ms", "scipy ms", "ratio", "pydata ms", "ratio", "GraphBLAS ms", "ratio",
+HEADER = ["workload", "input", "threads", "siskin ms", "scipy ms", "ratio", "pydata ms", "ratio", "GraphBLAS ms", "ratio",
           "BW %"]
 
 
 def _cells(row):
-    cells = [row["workload"], row["input"], _ms(row["libs"].get("siskin"))]
+    cells = [row["workload"], row["input"], str(threads_of(row)), _ms(row["libs"].get("siskin"))]
     for p in PEERS:
         cells += [_ms(row["libs"].get(p)), _ratio(row, p)]
     cells.append(f"{100 * row['bandwidth']['fraction_of_triad']:.0f}" if "bandwidth" in row else "")
@@ -60,7 +70,7 @@ def _cells(row):
 def table_text(results):
     rows = [HEADER] + [_cells(r) for r in results["rows"]]
     widths = [max(len(r[k]) for r in rows) for k in range(len(HEADER))]
-    lines = ["  ".join(c.rjust(w) if k >= 2 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines = ["  ".join(c.rjust(w) if k >= 3 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "-" * len(lines[0]))
     lines.append("ratio = peer median / siskin median (> 1: siskin faster). * = see the note in REPORT.md. "
                  "BW % = siskin's share of the triad bandwidth.")
@@ -77,11 +87,11 @@ def summary(results):
     per = {p: {} for p in PEERS}
     workloads = []
     for r in results["rows"]:
-        if r["workload"] not in workloads:
-            workloads.append(r["workload"])
+        if label(r) not in workloads:
+            workloads.append(label(r))
     for p in PEERS:
         for w in workloads:
-            per[p][w] = geomean([r["ratios"].get(p) for r in results["rows"] if r["workload"] == w])
+            per[p][w] = geomean([r["ratios"].get(p) for r in results["rows"] if label(r) == w])
         per[p]["all"] = geomean([r["ratios"].get(p) for r in results["rows"]])
     return per, workloads
 
@@ -188,13 +198,14 @@ def family_sections(results):
         lines += [f"## {title}", "",
                   f"Geometric mean of {PEER_TITLES[peer]} time / siskin time: **{measured}**" +
                   (f"; goal ({source}): >= {goal:g}x{verdict}." if goal else "; no goal set."), ""]
-        header = ["workload", "input", "siskin ms", f"{PEER_TITLES[peer]} ms", "ratio", "BW"]
+        header = ["workload", "input", "threads", "siskin ms", f"{PEER_TITLES[peer]} ms", "ratio", "BW"]
         with_mem = any("memory" in r for r in rows)
         if with_mem:
             header += ["inputs MB", "output MB", "siskin peak +MB", f"{PEER_TITLES[peer]} peak +MB", "no-op +MB"]
         trows = []
         for r in rows:
-            c = [r["workload"], r["input"], _ms(r["libs"].get("siskin")), _ms(r["libs"].get(peer)), _ratio(r, peer),
+            c = [r["workload"], r["input"], threads_of(r), _ms(r["libs"].get("siskin")), _ms(r["libs"].get(peer)),
+                 _ratio(r, peer),
                  f"{100 * r['bandwidth']['fraction_of_triad']:.0f}%" if "bandwidth" in r else ""]
             if with_mem:
                 m = r.get("memory", {})
@@ -226,6 +237,47 @@ def family_sections(results):
     return lines
 
 
+def thread_section(results):
+    """REPORT.md lines: per workload and input measured at several thread counts, each library's
+    self-speedup (its 1-thread median / its N-thread median) and siskin against GraphBLAS at each."""
+    by_key = {}
+    for r in results["rows"]:
+        by_key.setdefault((r["workload"], r["input"]), {})[threads_of(r)] = r
+    keyed = {k: v for k, v in by_key.items() if 1 in v and len(v) > 1}
+    if not keyed:
+        return []
+
+    def median(r, lib):
+        e = r["libs"].get(lib, {})
+        return e.get("median_ms") if e.get("status") == "ok" else None
+
+    def speedup(one, many, lib):
+        a, b = median(one, lib), median(many, lib)
+        return f"{a / b:.2f}x" if a and b else "-"
+
+    counts = sorted({t for v in keyed.values() for t in v if t > 1})
+    header = ["workload", "input"]
+    for t in counts:
+        header += [f"siskin 1/{t} threads", f"GraphBLAS 1/{t} threads", f"GraphBLAS/siskin at {t}"]
+    header.append("GraphBLAS/siskin at 1")
+    trows = []
+    for (w, inp), v in keyed.items():
+        c = [w, inp]
+        for t in counts:
+            if t in v:
+                c += [speedup(v[1], v[t], "siskin"), speedup(v[1], v[t], "graphblas"), _ratio(v[t], "graphblas")]
+            else:
+                c += ["-", "-", "-"]
+        c.append(_ratio(v[1], "graphblas"))
+        trows.append(c)
+    return ["## Threads", "",
+            "Self-speedup = a library's median at 1 thread / its median at N threads. siskin runs the outer "
+            "loop of a kernel that writes disjoint rows of dense outputs as one chunk of rows per thread, "
+            "balanced by stored entries (docs/compiler.md, parallel loops); other kernels (scalar "
+            "reductions, sparse outputs) stay serial.", "",
+            _md_table(header, trows), ""]
+
+
 def _md_table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -247,7 +299,8 @@ def write(results, out_dir):
         f"{', '.join(f'{x:.1f}' for x in m['load_at_end'])}" + load_remark(m),
         f"- Memory bandwidth, one core (bench/peers/stream_probe.c): copy {results['stream']['copy_gbs']:.2f} GB/s, "
         f"triad {results['stream']['triad_gbs']:.2f} GB/s.",
-        f"- Timing: every library single-threaded, in one process; warm-up, then at least "
+        f"- Timing: every library in one process, each row at one thread count (column *threads*: siskin's "
+        "`CompileOptions::threads`, GraphBLAS's `GxB_NTHREADS`; scipy.sparse and pydata/sparse run at 1 only); warm-up, then at least "
         f"{results['options']['min_runs']} runs per library (more for short runs, up to "
         f"{results['options']['max_runs']}), interleaved round by round; median (and min in latest.json). "
         "Ratio = peer median / siskin median: above 1, siskin is faster.",
@@ -264,6 +317,7 @@ def write(results, out_dir):
     lines += [_md_table(header, trows), ""]
 
     lines += family_sections(results)
+    lines += thread_section(results)
 
     lines += ["## Ahead and behind, per peer", ""]
     for p in PEERS:
@@ -272,7 +326,7 @@ def write(results, out_dir):
             continue
         ahead, behind, mixed = [], [], []
         for w in workloads:
-            rs = [r["ratios"][p] for r in results["rows"] if r["workload"] == w and p in r["ratios"]]
+            rs = [r["ratios"][p] for r in results["rows"] if label(r) == w and p in r["ratios"]]
             if not rs:
                 continue
             (ahead if min(rs) >= 1 else behind if max(rs) < 1 else mixed).append(
@@ -286,7 +340,7 @@ def write(results, out_dir):
               "reuse it (kernels are specialised to formats, not shapes). Run times above exclude this.", ""]
     crows = []
     for w in workloads:
-        first = next((r for r in results["rows"] if r["workload"] == w and "siskin_compile_ms" in r), None)
+        first = next((r for r in results["rows"] if label(r) == w and "siskin_compile_ms" in r), None)
         if first:
             crows.append([w, f"`{first['program']}`", f"{first['siskin_compile_ms']:.0f}",
                           f"{first['siskin_c_compiler_ms']:.0f}", first["siskin_cache"]])
@@ -295,11 +349,11 @@ def write(results, out_dir):
     lines += ["## Plots", ""] + [f"![{os.path.basename(f)}]({os.path.basename(f)})" for f in files] + [""]
 
     lines += ["## All rows", "", "Times are medians in milliseconds; ratio = peer / siskin.", ""]
-    header = ["workload", "input", "siskin", "compile", "scipy", "ratio", "pydata", "ratio", "GraphBLAS", "ratio",
-              "BW"]
+    header = ["workload", "input", "threads", "siskin", "compile", "scipy", "ratio", "pydata", "ratio", "GraphBLAS",
+              "ratio", "BW"]
     trows, notes = [], []
     for r in results["rows"]:
-        c = [r["workload"], r["input"], _ms(r["libs"].get("siskin")),
+        c = [r["workload"], r["input"], threads_of(r), _ms(r["libs"].get("siskin")),
              f"{r['siskin_compile_ms']:.0f} ({r['siskin_cache']})" if "siskin_compile_ms" in r else "-"]
         for p in PEERS:
             c += [_ms(r["libs"].get(p)), _ratio(r, p)]
@@ -308,7 +362,7 @@ def write(results, out_dir):
         for lib, e in r["libs"].items():
             for part in (e.get("note") or "").split("; "):
                 if part:
-                    notes.append((r["workload"], lib, e["status"], part, r["input"]))
+                    notes.append((label(r), lib, e["status"], part, r["input"]))
     lines += [_md_table(header, trows), ""]
     if notes:
         grouped = {}
@@ -342,7 +396,7 @@ def write(results, out_dir):
         "to shapes). The timed call is `CompiledProgram::run`: the kernel plus allocating its outputs.",
         "- scipy.sparse (CSR) and pydata/sparse (COO; GCXS for the conversion) are timed in Python around "
         "the call; GraphBLAS in C++ from creating the output to `GrB_wait` (non-blocking mode finishes "
-        "there), with `GxB_NTHREADS` = 1.",
+        "there), with `GxB_NTHREADS` = the row's thread count.",
         "- Equality: before timing, every peer's result is compared with siskin's, to a relative "
         "1e-9 of the largest magnitude; sparse results as matrices (values, not stored sets). A mismatch "
         "fails the command.",

@@ -80,8 +80,11 @@ struct CompileOptions {
     /// whose iterations write disjoint parts of the outputs (SpMV's rows, SpMM's, a dense
     /// elementwise result's) runs as one chunk per thread, chunks balanced by the entries they
     /// walk; a loop of less work than parallel_min_work runs on one thread. Each row is computed
-    /// as in a serial run, so results do not depend on the thread count. The count is part of
-    /// the kernel: a kernel for 2 threads is another cache entry than the one for 1.
+    /// as in a serial run, so such results do not depend on the thread count. A reduction into a
+    /// scalar output with an associative, commutative operator keeps a partial per thread,
+    /// folded in chunk order (floats only with `reassociate`: the bits then depend on the thread
+    /// count, never on the run). The count is part of the kernel: a kernel for 2 threads is
+    /// another cache entry than the one for 1.
     int threads = 0;
     /// The least work (iterations plus the entries they walk) for which a parallel loop starts
     /// its threads: starting them costs about as much as a loop of this size. Tests lower it to

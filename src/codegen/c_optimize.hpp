@@ -112,6 +112,17 @@ Stmt split_accumulators(const Stmt& body, const std::map<std::string, Type>& rea
 /// disjoint elements of the outputs and read none that another iteration writes.
 struct ParallelLoop {
     std::string counter; // the C loop's counter, `for (int64_t counter = lo; counter < hi; ...)`
+    /// Locals declared before the loop that its iterations only update as `v = combine(v, e)`
+    /// (or `combine(e, v)`), combine associative and commutative with identity `identity`: each
+    /// thread keeps its own v from the identity, and after the region the partials are folded
+    /// into v in chunk order, so the result depends on the thread count only.
+    struct Reduction {
+        std::string var;
+        Type type;
+        Expr identity;
+        std::string combine; // the operator helper
+    };
+    std::vector<Reduction> reductions;
     /// The positions array of the level below the loop's (pos[v] .. pos[v + 1] is the fibre
     /// iteration v walks), to balance chunks by entries; empty: by iterations.
     std::string weight;
@@ -126,6 +137,8 @@ struct ParallelLoop {
 /// returns the status of the first chunk that stopped. Only where B assigns no variable declared
 /// outside it (but `reduction_var`, summed over the threads, when not empty), no buffer field,
 /// grows no buffer, and leaves the loop only by its end or a return: else the loop stays.
+/// The loop's reductions (ParallelLoop::reductions) are private to each thread and folded after
+/// the region in chunk order.
 /// `made` counts the regions.
 Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
                        int64_t min_work, const std::string& reduction_var, int& made);

@@ -88,12 +88,17 @@ void scan(const Stmt& s, int loops, BodyScan& w) {
     }
 }
 
-bool chunk_safe(const For& f, const std::string& reduction_var) {
+bool chunk_safe(const For& f, const ParallelLoop& mark, const std::string& reduction_var) {
     BodyScan w;
     scan(f.body, 0, w);
     if (w.unsafe) return false;
+    auto reduced = [&](const std::string& v) {
+        return v == reduction_var ||
+               std::any_of(mark.reductions.begin(), mark.reductions.end(),
+                           [&](const ParallelLoop::Reduction& r) { return r.var == v; });
+    };
     for (const auto& v : w.assigned_vars)
-        if (!w.locals.count(v) && v != reduction_var) return false;
+        if (!w.locals.count(v) && !reduced(v)) return false;
     return std::all_of(w.goto_targets.begin(), w.goto_targets.end(),
                        [&](const std::string& l) { return w.labels.count(l) > 0; });
 }
@@ -162,7 +167,7 @@ private:
 
     std::optional<Stmt> parallel(const For& f) {
         const ParallelLoop* mark = mark_of(f);
-        if (!mark || !chunk_safe(f, reduction_var_)) return std::nullopt;
+        if (!mark || !chunk_safe(f, *mark, reduction_var_)) return std::nullopt;
         const std::string& v = mark->counter;
         const Expr lo = *f.init->as<Decl>().init, hi = counted_for(f)->bound;
         if (!is_pure(lo) || !is_pure(hi)) return std::nullopt;
@@ -186,16 +191,40 @@ private:
 
         bool returns = false;
         Stmt chunk_body = redirect_returns(f.body, var(status), var(failed), var(thread), end, returns);
+        // Reductions: each thread's own partial (the same name, declared in the region, so the
+        // body updates it), kept per chunk in an array, folded after the region in chunk order.
+        std::string team_used = names_.fresh("siskin_team_used");
+        std::vector<std::string> partials;
+        std::vector<Stmt> before, keep, fold;
+        for (const auto& r : mark->reductions) {
+            std::string array = names_.fresh(r.var + "_partials");
+            partials.push_back(array);
+            Type pointer = r.type.pointer();
+            // One slot per thread the region may have, on the stack (no value type is wider than
+            // 8 bytes).
+            before.push_back(Decl::make(
+                pointer, array, Cast::make(pointer, call("__builtin_alloca", {i64(int64_t{threads_} * 8)}))));
+            keep.push_back(assign(at(var(array), var(thread)), var(r.var)));
+            std::string t = names_.fresh("siskin_chunk");
+            fold.push_back(For::make(Decl::make(int_type, t, lit(Scalar::of(int32_t{0}))),
+                                     bin(BinaryOp::Lt, var(t), var(team_used)), Increment::make(var(t)),
+                                     assign(var(r.var), call(r.combine, {var(r.var), at(var(array), var(t))}))));
+        }
         std::vector<Stmt> region{
             Decl::make(int_type.as_const(), thread, call("omp_get_thread_num", {})),
             Decl::make(int_type.as_const(), team, call("omp_get_num_threads", {})),
             Decl::make(i64_type.as_const(), from, chunk_start(var(thread))),
             Decl::make(i64_type.as_const(), to,
                        chunk_start(bin(BinaryOp::Add, var(thread), lit(Scalar::of(int32_t{1}))))),
-            For::make(Decl::make(i64_type, v, var(from)), bin(BinaryOp::Lt, var(v), var(to)),
-                      Increment::make(var(v)), chunk_body),
         };
+        if (!mark->reductions.empty())
+            region.push_back(If::make(bin(BinaryOp::Eq, var(thread), lit(Scalar::of(int32_t{0}))),
+                                      assign(var(team_used), var(team))));
+        for (const auto& r : mark->reductions) region.push_back(Decl::make(r.type, r.var, r.identity));
+        region.push_back(For::make(Decl::make(i64_type, v, var(from)), bin(BinaryOp::Lt, var(v), var(to)),
+                                   Increment::make(var(v)), chunk_body));
         if (returns) region.push_back(Label::make(end));
+        for (auto& k : keep) region.push_back(std::move(k));
 
         Expr work = call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
         std::string clauses = fmt::format(
@@ -205,6 +234,8 @@ private:
 
         std::vector<Stmt> out{Decl::make(i64_type.as_const(), lo_name, lo),
                               Decl::make(i64_type.as_const(), hi_name, hi)};
+        if (!mark->reductions.empty()) out.push_back(Decl::make(int_type, team_used, lit(Scalar::of(int32_t{1}))));
+        for (auto& b : before) out.push_back(std::move(b));
         if (returns) {
             out.push_back(Decl::make(int_type, status, var("SISKIN_OK")));
             out.push_back(Decl::make(int_type, failed, lit(Scalar::of(int32_t{INT32_MAX}))));
@@ -213,6 +244,7 @@ private:
         if (returns)
             out.push_back(If::make(bin(BinaryOp::Ne, var(status), var("SISKIN_OK")),
                                    Return::make(var(status))));
+        for (auto& s : fold) out.push_back(std::move(s));
         return Block::make(std::move(out));
     }
 

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "codegen/c_printer.hpp"
+#include "codegen/c_walk.hpp"
 #include "lowering/index_wrapper.hpp"
+#include "lowering/lower_ctx.hpp"
+#include "siskin/operators.hpp"
 
 namespace siskin::compiler {
 
@@ -36,10 +40,24 @@ const BufferBinding* fibre_positions(const Fiber& f) {
     return nullptr;
 }
 
-std::optional<ParallelMark> mark_of(const LStmt& s) {
+// A reduction into a scalar output that may be split over threads: one associative and
+// commutative operator with an identity (a float one only when reassociating is allowed).
+bool add_reduction(ParallelMark& mark, const Assign& a, bool reassociate) {
+    const TensorBinding& t = *a.tensor;
+    if (t.num_levels() != 0 || !a.op || !a.op->associative || !a.op->commutative) return false;
+    if (is_float(t.type) && !reassociate) return false;
+    for (const auto& r : mark.reductions)
+        if (r.tensor == &t) return r.op == a.op;
+    std::optional<Scalar> identity = a.op->reduction_identity(t.type);
+    if (!identity) return false;
+    mark.reductions.push_back({&t, a.op, *identity});
+    return true;
+}
+
+std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
     const auto* loop = s->as<For>();
     if (!loop) return std::nullopt;
-    ParallelMark mark{loop->index, nullptr};
+    ParallelMark mark{loop->index, nullptr, {}};
     bool ok = true;
     visit_stmt(
         loop->body,
@@ -58,8 +76,11 @@ std::optional<ParallelMark> mark_of(const LStmt& s) {
             const auto* a = st->as<Assign>();
             if (!a) return;
             const auto* target = a->lhs->as<Fiber>();
-            if (!a->tensor || !target || !a->tensor->output || a->tensor->workspace ||
-                !a->tensor->values || !all_dense(*a->tensor) || !row_of_loop(*target, loop->index))
+            // A scalar output's one element is already an lvalue, not a fibre.
+            if (!a->tensor || !a->tensor->output || a->tensor->workspace || !a->tensor->values ||
+                !all_dense(*a->tensor))
+                ok = false;
+            else if (!(target && row_of_loop(*target, loop->index)) && !add_reduction(mark, *a, reassociate))
                 ok = false;
         });
     if (!ok) return std::nullopt;
@@ -68,20 +89,126 @@ std::optional<ParallelMark> mark_of(const LStmt& s) {
 
 } // namespace
 
-std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body) {
+std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reassociate) {
     std::map<size_t, ParallelMark> marks;
     const auto* top = body->as<Block>();
     size_t n = top ? top->stmts.size() : 1;
     for (size_t k = 0; k < n; ++k)
-        if (auto m = mark_of(top ? top->stmts[k] : body)) marks.emplace(k, *m);
+        if (auto m = mark_of(top ? top->stmts[k] : body, reassociate)) marks.emplace(k, *m);
     return marks;
+}
+
+namespace {
+
+// Whether every use of `element` in s is an update `element = combine(element, e)` (or
+// combine(e, element)) with e free of it; rewrites them to use `local` instead.
+std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& element, const std::string& combine,
+                                    const cast::Expr& local) {
+    bool ok = true;
+    auto is_element = [&](const cast::Expr& e) { return cast::same_expr(e, element); };
+    auto free_of = [&](const cast::Expr& e) {
+        bool found = false;
+        cast::for_each_expr(e, [&](const cast::Expr& n) { found |= is_element(n); });
+        return !found;
+    };
+    std::function<cast::Stmt(const cast::Stmt&)> walk = [&](const cast::Stmt& st) -> cast::Stmt {
+        if (st.kind() == cast::StmtKind::Assign && is_element(st.as<cast::Assign>().target)) {
+            const auto& a = st.as<cast::Assign>();
+            const cast::Expr& v = a.value;
+            if (a.op != cast::AssignOp::Set || v.kind() != cast::ExprKind::Call ||
+                v.as<cast::Call>().function != combine || v.as<cast::Call>().args.size() != 2) {
+                ok = false;
+                return st;
+            }
+            const auto& args = v.as<cast::Call>().args;
+            int self = is_element(args[0]) ? 0 : is_element(args[1]) ? 1 : -1;
+            if (self < 0 || !free_of(args[1 - self])) {
+                ok = false;
+                return st;
+            }
+            std::vector<cast::Expr> out = args;
+            out[static_cast<size_t>(self)] = local;
+            return cast::assign(local, cast::call(combine, out));
+        }
+        if (st.kind() == cast::StmtKind::Block) {
+            std::vector<cast::Stmt> stmts;
+            for (const auto& c : st.as<cast::Block>().stmts) stmts.push_back(walk(c));
+            return cast::Block::make(std::move(stmts));
+        }
+        cast::Stmt mapped = cast::map_bodies(st, walk);
+        // What map_bodies left (conditions, bounds, plain statements) must not touch it.
+        cast::for_each_node(
+            mapped, [&](const cast::Expr& e) { ok &= !is_element(e); },
+            [](const cast::Stmt&) {});
+        return mapped;
+    };
+    cast::Stmt out = walk(s);
+    if (!ok) return std::nullopt;
+    return out;
+}
+
+} // namespace
+
+std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
+                                                   std::vector<cast::Stmt>& code) {
+    std::optional<size_t> at;
+    for (size_t k = 0; k < code.size(); ++k)
+        if (code[k].kind() == cast::StmtKind::For && cast::counted_for(code[k].as<cast::For>())) {
+            if (at) return std::nullopt;
+            at = k;
+        }
+    if (!at) return std::nullopt;
+    cast::ParallelLoop loop;
+    loop.counter = cast::counted_for(code[*at].as<cast::For>())->var;
+    if (mark.weight) {
+        loop.weight = mark.weight->data;
+        loop.weight_64 = mark.weight->type == ValueType::Int64;
+    }
+    if (mark.reductions.empty()) return loop;
+
+    // An early exit jumps past the loop, and would skip the fold after it.
+    bool jumps = false;
+    for (const auto& c : code)
+        cast::for_each_node(c, [](const cast::Expr&) {}, [&](const cast::Stmt& s) {
+            jumps |= s.kind() == cast::StmtKind::Goto || s.kind() == cast::StmtKind::Label;
+        });
+    if (jumps) return std::nullopt;
+
+    cast::Stmt rewritten = code[*at];
+    std::vector<cast::Stmt> before, after;
+    for (const auto& r : mark.reductions) {
+        const BufferBinding& values = *r.tensor->values;
+        cast::Expr element = cast::at(values.data_var(), cast::i64(0));
+        cast::Type type = cast::Type::of(r.tensor->type);
+        cast::Expr combined = ctx.apply(*r.op, {r.tensor->type, r.tensor->type}, {element, element});
+        std::string combine = combined.as<cast::Call>().function;
+        std::string local = ctx.fresh(values.data + "_part");
+        auto privatized = privatize(rewritten, element, combine, cast::var(local));
+        if (!privatized) return std::nullopt;
+        rewritten = *privatized;
+        cast::Expr identity = cast::lit(r.identity);
+        before.push_back(cast::Decl::make(type, local, identity));
+        after.push_back(cast::assign(element, cast::call(combine, {element, cast::var(local)})));
+        loop.reductions.push_back({local, type, identity, combine});
+    }
+    std::vector<cast::Stmt> out(code.begin(), code.begin() + static_cast<std::ptrdiff_t>(*at));
+    out.insert(out.end(), before.begin(), before.end());
+    out.push_back(rewritten);
+    out.insert(out.end(), after.begin(), after.end());
+    out.insert(out.end(), code.begin() + static_cast<std::ptrdiff_t>(*at) + 1, code.end());
+    code = std::move(out);
+    return loop;
 }
 
 std::string print_marks(const std::map<size_t, ParallelMark>& marks) {
     std::string out;
-    for (const auto& [k, m] : marks)
-        out += fmt::format("statement {}: for {} in parallel, chunks balanced by {}\n", k, m.index,
+    for (const auto& [k, m] : marks) {
+        out += fmt::format("statement {}: for {} in parallel, chunks balanced by {}", k, m.index,
                            m.weight ? m.weight->data : "iterations");
+        for (const auto& r : m.reductions)
+            out += fmt::format("; {} reduced by {} per thread", r.tensor->name, r.op->name);
+        out += "\n";
+    }
     return out.empty() ? "no parallel loop\n" : out;
 }
 

@@ -3,7 +3,11 @@
 // in the lowering tree, the `lower` stage finds the C loop each became, and the C pass
 // cast::parallelize_loops (codegen/c_optimize.hpp) makes that loop an OpenMP region.
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "codegen/c_optimize.hpp"
 
 #include "lowering/lower_ir.hpp"
 #include "lowering/tensor_binding.hpp"
@@ -17,14 +21,33 @@ struct ParallelMark {
     /// Where a read walks a fibre per iteration (an input whose first level is dense and indexed
     /// by the loop, with positions at the level below: CSR's pos): chunks balance its entries.
     const BufferBinding* weight = nullptr;
+    /// Scalar outputs every iteration reduces into with one associative and commutative
+    /// operator that has an identity (`s[] += A[i,j]`): each thread reduces its chunk, and the
+    /// partials are folded in chunk order.
+    struct Reduction {
+        const TensorBinding* tensor;
+        const Operator* op;
+        Scalar identity;
+    };
+    std::vector<Reduction> reductions;
 };
 
 /// For each top-level statement k of `body` (a Block of them, or one statement) that is a loop
 /// over index i writing only outputs whose levels are all dense, each at an element whose first
-/// subscript is i itself, and reading no output: iteration i then writes row i of every output
-/// and reads nothing another iteration writes, so iterations may run in any order. Statement k
-/// maps to its mark; unmarked statements run serially.
-std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body);
+/// subscript is i itself, or scalar outputs through one reduction (above), and reading no
+/// output: iteration i then writes row i of every output and reads nothing another iteration
+/// writes, so iterations may run in any order. Float reductions only when `reassociate`
+/// (CompileOptions::reassociate). Statement k maps to its mark; unmarked statements run serially.
+std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reassociate);
+
+/// The C loop that the marked statement became, for cast::parallelize_loops: `code` is what
+/// lowering the statement emitted. Each reduction's element (`s_values[0]`), which the loop may
+/// only update as `s = op(s, e)`, becomes a local started from the identity before the loop and
+/// folded into the element after it (rewriting `code`), so that each thread can keep its own.
+/// None when the code is not one counted loop or a reduction is touched otherwise (the
+/// statement then runs serially, as emitted).
+std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
+                                                   std::vector<cast::Stmt>& code);
 
 /// The marks as the pass dump shows them, one line per marked statement.
 std::string print_marks(const std::map<size_t, ParallelMark>& marks);

@@ -76,20 +76,13 @@ void note_output_arrays(Planning& p) {
 
 void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(p.body); }
 
-// Lowers top-level statement k; a marked one's loop, when it became one C loop outside every
-// other, is noted for parallelize_loops under its counter.
+// Lowers top-level statement k; a marked one's loop, when parallel_loop_of finds the C loop it
+// became, is noted for parallelize_loops.
 void lower_statement(Planning& p, size_t k, const LStmt& s) {
     auto mark = p.parallel_marks.find(k);
     if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
     std::vector<cast::Stmt> code = p.ctx.capture([&] { lower_body(p.ctx, s); });
-    std::vector<std::string> counters;
-    for (const auto& c : code)
-        if (c.kind() == cast::StmtKind::For)
-            if (auto counted = cast::counted_for(c.as<cast::For>())) counters.push_back(counted->var);
-    if (counters.size() == 1) {
-        const BufferBinding* w = mark->second.weight;
-        p.parallel_loops.push_back({counters.front(), w ? w->data : "", w && w->type == ValueType::Int64});
-    }
+    if (auto loop = parallel_loop_of(p.ctx, mark->second, code)) p.parallel_loops.push_back(std::move(*loop));
     for (auto& c : code) p.ctx.emit(std::move(c));
 }
 
@@ -130,7 +123,8 @@ const std::vector<Stage>& stages() {
         // Which top-level loops write disjoint parts of the outputs (parallel_marks.hpp).
         {"parallel", Shows::ParallelMarks,
          [](Planning& p) {
-             if (p.threads > 1) p.parallel_marks = mark_parallel_loops(p.converted.body);
+             if (p.threads > 1)
+                 p.parallel_marks = mark_parallel_loops(p.converted.body, p.options.reassociate);
          }},
         // The lowering tree -> C statements.
         {"declare", Shows::EmittedC,

@@ -1,0 +1,201 @@
+// Kernels on several threads (CompileOptions::threads): programs whose outer loop writes
+// disjoint rows run as one balanced chunk per thread, and agree with the reference evaluator at
+// 1, 2, 3 and 7 threads (odd counts catch chunking bugs) on matrices with empty rows and a row
+// as long as the matrix is wide; their float results keep the same bits from run to run and from
+// thread count to thread count; an error raised in a late chunk, the work counter and the
+// thread-count setting behave as on one thread.
+#include <cstdlib>
+#include <optional>
+#include <span>
+
+#include "compiler_test_util.hpp"
+#include "ir_test_support.hpp"
+
+namespace siskin::testing {
+namespace {
+
+using ir::test::expect_error;
+
+const int kThreadCounts[] = {1, 2, 3, 7};
+
+CompileOptions threaded(int threads) {
+    CompileOptions o = test_options();
+    o.threads = threads;
+    o.parallel_min_work = 0; // small inputs run in parallel too
+    return o;
+}
+
+// A rows x cols matrix: rows 0, 5 and the last empty, row 3 full, others random (values -3..3
+// but 0, so sums are exact and only the iteration space can differ).
+Tensor skewed_matrix(int64_t rows, int64_t cols, const std::string& format, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < rows; ++i) {
+        if (i == 0 || i == 5 || i == rows - 1) continue;
+        for (int64_t j = 0; j < cols; ++j) {
+            if (i != 3 && rng() % 5 != 0) continue;
+            int v = static_cast<int>(rng() % 6) - 3;
+            list.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>(v >= 0 ? v + 1 : v)));
+        }
+    }
+    return Tensor::from_coordinates({rows, cols}, ValueType::Float64, Scalar::of(0.0),
+                                    Format::parse(format, 2), list);
+}
+
+struct ThreadedCase {
+    std::string program;
+    int parallel; // 1: expected to get a parallel region, 0: not, -1: either
+};
+
+TEST(ThreadedKernels, MatchTheReferenceAtEveryThreadCount) {
+    const std::vector<ThreadedCase> cases = {
+        {"y[i] += A[i, j] * x[j]", true},
+        {"y[i] += A[i, j]", true},
+        {"C[i, k] += A[i, j] * B[j, k]", true},
+        {"C[i, j] = A[i, j] * D[i, j] + 1", true},
+        {"for i, j { let t = A[i, j] * 2 { y[i] += t * x[j] } }", true},
+        // Reductions into scalars: per-thread partials (max may exit early instead: serial).
+        {"s[] += A[i, j] * x[j]", true},
+        {"for i, j { y[i] += A[i, j] * x[j]; s[] += A[i, j] }", true},
+        {"s[] max= A[i, j]", -1},
+        {"for i, j { y[i] += A[i, j] * x[j]; s[] max= A[i, j] }", -1},
+        // Not parallel: a column loop outermost (iterations write the same rows).
+        {"for j, i { y[i] += A[i, j] * x[j] }", false},
+    };
+    const int64_t rows = 41, cols = 37;
+    Tensor x = random_tensor_of({cols}, "dense", 0.8, Scalar::of(0.0), 3,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) + 1); });
+    Tensor B = random_tensor_of({cols, 5}, "dense", 0.7, Scalar::of(0.0), 4,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) - 2); });
+    Tensor D = skewed_matrix(rows, cols, "csr", 5);
+    // Every thread count on CSR; one each on the other formats (compiling dominates the time).
+    const std::vector<std::pair<std::string, std::vector<int>>> runs = {
+        {"csr", {1, 2, 3, 7}}, {"dense", {3}}, {"csr@64", {2}}, {"dcsr", {7}}};
+    for (const auto& [format, thread_counts] : runs) {
+        Tensor A = skewed_matrix(rows, cols, format, 6);
+        std::map<std::string, const Tensor*> all{{"A", &A}, {"x", &x}, {"B", &B}, {"D", &D}};
+        for (const auto& c : cases) {
+            ir::Program program = ir::parse_program(c.program);
+            std::map<std::string, const Tensor*> inputs;
+            for (const auto& [name, t] : all)
+                if (c.program.find(name + "[") != std::string::npos) inputs.emplace(name, t);
+            auto want = evaluate_reference(program, inputs);
+            for (int threads : thread_counts) {
+                CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
+                bool region = k.kernel->c_source().find("#pragma omp parallel") != std::string::npos;
+                // dcsr's rows are not a dense level: its loop walks stored rows, serially.
+                if (c.parallel >= 0)
+                    EXPECT_EQ(region, c.parallel && threads > 1 && format != "dcsr")
+                        << c.program << " " << format << " threads " << threads;
+                auto got = k.run(inputs);
+                for (const auto& [name, w] : want)
+                    EXPECT_TRUE(same_output(w, got.at(name)))
+                        << c.program << " " << format << " threads " << threads << "\n"
+                        << name << ": reference " << w.to_string() << "\ncompiled "
+                        << got.at(name).to_string();
+            }
+        }
+    }
+}
+
+TEST(ThreadedKernels, FloatSumsKeepTheirBitsAcrossRunsAndThreadCounts) {
+    // Random doubles, rows of very different lengths: each row's sum is formed by one thread in
+    // the serial order whatever the thread count, so the bits never change.
+    Tensor A = random_matrix_of(300, 300, 0.2, "csr", 11, 0.0, [](double u) { return u * 1e3 - 500; });
+    Tensor x = random_tensor_of({300}, "dense", 1.0, Scalar::of(0.0), 12,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 1000) / 7); });
+    ir::Program program = ir::parse_program("y[i] += A[i, j] * x[j]");
+    std::map<std::string, const Tensor*> inputs{{"A", &A}, {"x", &x}};
+    std::optional<Tensor> first;
+    for (int threads : kThreadCounts) {
+        CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
+        for (int run = 0; run < 4; ++run) {
+            Tensor y = k.run(inputs).at("y");
+            if (!first) first = y;
+            EXPECT_TRUE(first->equals(y)) << "threads " << threads << " run " << run;
+        }
+    }
+}
+
+TEST(ThreadedKernels, ScalarFloatSumsKeepTheirBitsAtAFixedThreadCount) {
+    // Each thread sums its chunk of rows, the partials are folded in chunk order: the bits depend
+    // on the thread count, never on the run. In order (--in-order), the loop stays serial.
+    Tensor A = random_matrix_of(400, 300, 0.2, "csr", 13, 0.0, [](double u) { return u * 1e3 - 500; });
+    ir::Program program = ir::parse_program("s[] += A[i, j] * A[i, j]");
+    std::map<std::string, const Tensor*> inputs{{"A", &A}};
+    double serial = evaluate_reference(program, inputs).at("s").at(std::span<const int64_t>()).as_double();
+    for (int threads : kThreadCounts) {
+        CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
+        EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel") != std::string::npos, threads > 1);
+        Tensor first = k.run(inputs).at("s");
+        EXPECT_NEAR(first.at(std::span<const int64_t>()).as_double(), serial, 1e-9 * std::abs(serial)) << "threads " << threads;
+        for (int run = 0; run < 4; ++run)
+            EXPECT_TRUE(first.equals(k.run(inputs).at("s"))) << "threads " << threads << " run " << run;
+    }
+    CompileOptions in_order = threaded(3);
+    in_order.reassociate = false;
+    CompiledProgram k = compile_for(program, inputs, {}, in_order);
+    EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel"), std::string::npos);
+    EXPECT_EQ(k.run(inputs).at("s").at(std::span<const int64_t>()).as_double(), serial);
+}
+
+TEST(ThreadedKernels, AnErrorInALateChunkIsReportedAsOnOneThread) {
+    Tensor x = make({4}, "dense", {{{0}, 1}});
+    CoordinateList list;
+    list.ndims = 1;
+    for (int64_t i = 0; i < 200; ++i)
+        // Out of x near the end: in the last chunk.
+        list.add(std::vector<int64_t>{i}, Scalar::of(int64_t{i == 190 ? 9 : 1}));
+    Tensor Pi = Tensor::from_coordinates({200}, ValueType::Int64, Scalar::of(int64_t{0}),
+                                         Format::parse("dense", 1), list);
+    ir::Program program = ir::parse_program("y[i] = x[P[i]]");
+    for (int threads : kThreadCounts) {
+        std::string message;
+        try {
+            evaluate_compiled(program, {{"x", &x}, {"P", &Pi}}, {}, threaded(threads));
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        EXPECT_NE(message.find("a computed subscript took a coordinate outside its tensor (x[P[i]])"),
+                  std::string::npos)
+            << "threads " << threads << ": " << message;
+    }
+}
+
+TEST(ThreadedKernels, WorkCountsAddUpOverTheThreads) {
+    Tensor A = skewed_matrix(50, 40, "csr", 21);
+    Tensor x = random_tensor_of({40}, "dense", 1.0, Scalar::of(0.0), 22,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 3)); });
+    ir::Program program = ir::parse_program("y[i] += A[i, j] * x[j]");
+    std::map<std::string, const Tensor*> inputs{{"A", &A}, {"x", &x}};
+    std::vector<int64_t> work;
+    for (int threads : kThreadCounts) {
+        CompileOptions o = threaded(threads);
+        o.count_work = true;
+        CompiledProgram k = compile_for(program, inputs, {}, o);
+        k.run(inputs);
+        work.push_back(k.kernel->last_work());
+    }
+    // A row loop iteration per row and one per stored entry, whatever the thread count.
+    for (int64_t w : work) EXPECT_EQ(w, 50 + A.stored());
+}
+
+TEST(ThreadedKernels, ThreadCountComesFromTheOptionThenTheEnvironment) {
+    const char* saved = std::getenv("SISKIN_NUM_THREADS");
+    std::optional<std::string> keep = saved ? std::optional<std::string>(saved) : std::nullopt;
+    EXPECT_EQ(kernel_threads(5), 5);
+    setenv("SISKIN_NUM_THREADS", "3", 1);
+    EXPECT_EQ(kernel_threads(0), 3);
+    EXPECT_EQ(kernel_threads(2), 2);
+    for (const char* bad : {"0", "-2", "two", "4x", "100000"}) {
+        setenv("SISKIN_NUM_THREADS", bad, 1);
+        expect_error([] { kernel_threads(0); }, "SISKIN_NUM_THREADS is");
+    }
+    unsetenv("SISKIN_NUM_THREADS");
+    EXPECT_GE(kernel_threads(0), 1);
+    if (keep) setenv("SISKIN_NUM_THREADS", keep->c_str(), 1);
+}
+
+} // namespace
+} // namespace siskin::testing
