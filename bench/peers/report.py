@@ -273,8 +273,10 @@ def thread_section(results):
     return ["## Threads", "",
             "Self-speedup = a library's median at 1 thread / its median at N threads. siskin runs the outer "
             "loop of a kernel that writes disjoint rows of dense outputs as one chunk of rows per thread, "
-            "balanced by stored entries (docs/compiler.md, parallel loops); other kernels (scalar "
-            "reductions, sparse outputs) stay serial.", "",
+            "balanced by stored entries, and a sum into a scalar as a partial per thread (docs/compiler.md, "
+            "parallel loops); a reduction that exits early (min, max) and kernels with sparse outputs stay "
+            "serial. With the load average above the core count, 2-thread medians measure the scheduler "
+            "more than the kernels: latest.json has the minima too.", "",
             _md_table(header, trows), ""]
 
 

@@ -120,18 +120,18 @@ const std::vector<Stage>& stages() {
          }},
         {"convert", Shows::LoweringTree,
          [](Planning& p) { p.emit([&] { p.converted = convert_program(p.ctx, p.cz.program, p.tensors); }); }},
-        // Which top-level loops write disjoint parts of the outputs (parallel_marks.hpp).
-        {"parallel", Shows::ParallelMarks,
-         [](Planning& p) {
-             if (p.threads > 1)
-                 p.parallel_marks = mark_parallel_loops(p.converted.body, p.options.reassociate);
-         }},
         // The lowering tree -> C statements.
         {"declare", Shows::EmittedC,
          [](Planning& p) {
              p.emit([&] {
                  for (const auto& name : p.tensors.outputs) levels::declare_output(p.ctx, p.tensors.at(name));
              });
+         }},
+        // Which top-level loops write disjoint parts of the outputs (parallel_marks.hpp).
+        {"parallel", Shows::ParallelMarks,
+         [](Planning& p) {
+             if (p.threads > 1)
+                 p.parallel_marks = mark_parallel_loops(p.converted.body, p.options.reassociate);
          }},
         {"lower", Shows::EmittedC,
          [](Planning& p) {

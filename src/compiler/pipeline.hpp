@@ -8,8 +8,8 @@
 //   concordize  discordant reads of levels that cannot locate cheaply -> transposed temporaries
 //   bind        tensors to the kernel ABI; the prologue that unpacks buffers and dimensions
 //   convert     the program into the lowering tree (refusing what is not supported yet)
-//   parallel    the top-level loops whose iterations write disjoint parts of the outputs
 //   declare     every output's storage
+//   parallel    the top-level loops whose iterations write disjoint parts of the outputs
 //   lower       the looplet lowerer, loop by loop (lower.hpp)
 //   freeze      every output's final buffer sizes
 //   nested_ifs ... prefetch_fibres, split_accumulators   the C cleanups (codegen/c_optimize.hpp)

@@ -134,9 +134,7 @@ void add_c_command(CLI::App& app) {
                     "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
     cmd->add_flag("--in-order", options->in_order,
                   "Sum floats in the order of the loops (as `siskin run --in-order`)");
-    cmd->add_option("--threads", options->threads,
-                    "Threads the kernel is compiled for (as `siskin run --threads`)")
-        ->check(CLI::Range(1, 1024));
+    add_threads_option(cmd, options->threads, "the kernel is compiled for");
     cmd->add_flag("--print-compiler", options->print_compiler,
                   "Print the compiler and flags kernels are built with ($SISKIN_CC, $SISKIN_CFLAGS "
                   "or the defaults) instead of C");

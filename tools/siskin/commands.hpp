@@ -12,4 +12,12 @@ void add_check_function_command(CLI::App& app);
 void add_c_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 
+/// `--threads N` (1 to 1024) into `threads`: the threads the command's kernels run on; `what`
+/// ends the help text ("the kernel runs on").
+inline void add_threads_option(CLI::App* cmd, int& threads, const std::string& what) {
+    cmd->add_option("--threads", threads,
+                    "Threads " + what + " (default $SISKIN_NUM_THREADS, else every core; 1: serial)")
+        ->check(CLI::Range(1, 1024));
+}
+
 } // namespace siskin::cli

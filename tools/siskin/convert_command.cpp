@@ -61,9 +61,7 @@ void add_convert_command(CLI::App& app) {
     cmd->add_option("out", options->out, "Output FILE[:FORMAT], e.g. b.mtx:csc")->required();
     cmd->add_option("--fill", options->fill, "Fill value of the tensor (default 0)");
     cmd->add_option("--type", options->type, "Value type of the tensor");
-    cmd->add_option("--threads", options->threads,
-                    "Threads the compiled copy runs on (as `siskin run --threads`)")
-        ->check(CLI::Range(1, 1024));
+    add_threads_option(cmd, options->threads, "the compiled copy runs on");
     cmd->add_flag("-v,--verbose", options->verbose,
                   "Say on stderr whether the compiled copy or the runtime copy did the work");
     cmd->add_flag("--fill-comment", options->fill_comment,

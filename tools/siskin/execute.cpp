@@ -1,5 +1,7 @@
 #include "execute.hpp"
 
+#include "commands.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -53,9 +55,7 @@ void add_execute_options(CLI::App& cmd, ExecuteOptions& o) {
                  "kernels otherwise keep four partial sums along a fibre)");
     cmd.add_option("--dump-after", o.dump_after,
                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
-    cmd.add_option("--threads", o.threads,
-                   "Threads the kernel runs on (default $SISKIN_NUM_THREADS, else every core; 1: serial)")
-        ->check(CLI::Range(1, 1024));
+    add_threads_option(&cmd, o.threads, "the kernel runs on");
     cmd.add_flag("--fill-comment", o.fill_comment,
                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
                  "comment that only siskin reads (other readers take it as 0)");
