@@ -1,7 +1,5 @@
 #include "execute.hpp"
 
-#include "commands.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -9,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "commands.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
