@@ -29,7 +29,7 @@ static inline int siskin_team_size(int64_t work, int64_t min_work, int threads) 
     }                                                                                              \
     /* The first iteration of chunk t of `chunks` over [lo, hi): the smallest i whose weight from \
      * lo reaches t/chunks of the whole (a binary search: the weight never decreases). */          \
-    static inline int64_t siskin_chunk_start_##suffix(const T *pos, int64_t lo, int64_t hi,       \
+    static inline int64_t siskin_chunk_first_##suffix(const T *pos, int64_t lo, int64_t hi,       \
                                                       int t, int chunks) {                        \
         if (t <= 0) return lo;                                                                     \
         if (t >= chunks) return hi;                                                                \

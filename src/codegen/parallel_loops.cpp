@@ -185,7 +185,7 @@ private:
                           ? Cast::make(i64_type.as_const().pointer(), i64(0))
                           : var(mark->weight);
         auto chunk_start = [&](Expr t) {
-            return call("siskin_chunk_start_" + suffix,
+            return call("siskin_chunk_first_" + suffix,
                         {weight, var(lo_name), var(hi_name), std::move(t), var(team)});
         };
 
