@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -318,7 +319,16 @@ std::vector<std::string> jit_command(const JitOptions& options) {
     return shared_object_command(c.cc, c.flags);
 }
 
+// An OpenMP kernel loads libgomp, whose idle worker threads outlive the parallel regions: were
+// it unloaded with the last such kernel (at exit), they would run unmapped code. Loaded once and
+// never unloaded.
+void keep_openmp_runtime() {
+    static std::once_flag once;
+    std::call_once(once, [] { dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE); });
+}
+
 JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
+    if (options.openmp) keep_openmp_runtime();
     auto start = Clock::now();
     Command c = command(options);
     std::string key = kernel_key(c_source, c.cc, c.flags);
