@@ -85,9 +85,10 @@ TEST(ThreadedKernels, MatchTheReferenceAtEveryThreadCount) {
                 CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
                 bool region = k.kernel->c_source().find("#pragma omp parallel") != std::string::npos;
                 // dcsr's rows are not a dense level: its loop walks stored rows, serially.
-                if (c.parallel >= 0)
+                if (c.parallel >= 0) {
                     EXPECT_EQ(region, c.parallel && threads > 1 && format != "dcsr")
                         << c.program << " " << format << " threads " << threads;
+                }
                 auto got = k.run(inputs);
                 for (const auto& [name, w] : want)
                     EXPECT_TRUE(same_output(w, got.at(name)))

@@ -25,6 +25,11 @@ namespace {
 
 // What the stages hand on to each other while one kernel is planned.
 struct Planning {
+    // Every member after the two references is value-initialised, as aggregate initialisation
+    // did, without the -Wextra warning for each member an aggregate initialiser leaves out.
+    Planning(const std::map<std::string, TensorSignature>& g, const CompileOptions& o)
+        : given(g), options(o), ctx(), ordered(), oo(), ws(), cz(), tensors(), converted() {}
+
     const std::map<std::string, TensorSignature>& given;
     const CompileOptions& options;
     LowerCtx ctx;
