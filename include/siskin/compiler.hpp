@@ -135,6 +135,11 @@ private:
     std::shared_ptr<const Impl> impl_;
 };
 
+/// Kernel runs in this process since it started (every Kernel::run, and the runs compute(),
+/// evaluate_compiled and compiled conversions make): how tools and tests show that a fused
+/// expression runs one kernel, not one per operator.
+int64_t kernel_runs();
+
 /// Compiles `program` for tensors of the given signatures (every input and every output).
 std::shared_ptr<const Kernel> compile(const ir::Program& program,
                                       const std::map<std::string, TensorSignature>& tensors,

@@ -119,6 +119,13 @@ Function = _siskin.Function
 _TYPE_NAMES = {bool: "bool", int: "int64", float: "float64"}
 
 
+def kernel_counts():
+    """What this process has done with kernels so far: {'compiled': kernels built by the C
+    compiler, 'loaded_from_disk': kernels loaded from the disk cache, 'runs': kernel runs}.
+    Differences between two calls show how many kernels a computation compiled and ran."""
+    return dict(_siskin.kernel_counts())
+
+
 def _type_name(annotation, where):
     if annotation is inspect.Parameter.empty or annotation is inspect.Signature.empty:
         raise SiskinError(f"{where} needs a type annotation (e.g. 'int64' or np.float64)")

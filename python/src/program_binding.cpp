@@ -282,6 +282,14 @@ void bind_programs(py::module_& m) {
         .def("time_runs", &ProgramKernels::time_runs, py::arg("inputs"), py::arg("repeat"));
     m.def("c", &c_of, py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"),
           py::arg("nonfinite"), py::arg("index_bits"));
+    m.def("kernel_counts", [] {
+        const codegen::JitCounts jit = codegen::jit_counts();
+        py::dict out;
+        out["compiled"] = jit.compiled;
+        out["loaded_from_disk"] = jit.loaded_from_disk;
+        out["runs"] = kernel_runs();
+        return out;
+    });
 }
 
 } // namespace siskin::python

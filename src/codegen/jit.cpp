@@ -1,6 +1,7 @@
 // jit_compile: options, the in-process map of loaded kernels, and the compile-or-load sequence.
 #include "siskin/codegen/jit.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -270,6 +271,9 @@ std::string_view cache_status_name(CacheStatus s) {
 
 namespace {
 
+std::atomic<int64_t> compiled_count{0};
+std::atomic<int64_t> disk_load_count{0};
+
 struct Command {
     const CompilerIdentity& cc;
     std::vector<std::string> flags;
@@ -345,6 +349,7 @@ JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
         if (found.library) {
             slot->library = std::move(found.library);
             r.cache = CacheStatus::DiskHit;
+            ++disk_load_count;
         } else {
             // Absent or damaged (and removed): compile it, once. What was just built and still
             // fails its check is an error, not another compile.
@@ -357,12 +362,15 @@ JitResult jit_compile(const std::string& c_source, const JitOptions& options) {
                                         built.problem));
             slot->library = std::move(built.library);
             r.cache = CacheStatus::Miss;
+            ++compiled_count;
         }
     }
     r.library = slot->library;
     r.total_ms = ms_since(start);
     return r;
 }
+
+JitCounts jit_counts() { return {compiled_count.load(), disk_load_count.load()}; }
 
 namespace testing {
 void forget_loaded_libraries() {

@@ -113,10 +113,15 @@ template <class Dim> void check_affine(const compiler::AffineCheck& c, const Dim
                             c.text, c.dim.tensor, lo, hi, c.dim.mode, n, fmt::join(text, ", ")));
 }
 
+std::atomic<int64_t> run_count{0};
+
 } // namespace
+
+int64_t kernel_runs() { return run_count.load(); }
 
 void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                        std::map<std::string, Tensor>& outputs, bool check_finite) const {
+    ++run_count;
     // Transposed temporaries (concordize): the source is checked against the signature the
     // kernel was compiled for, then converted.
     std::map<std::string, const Tensor*> inputs = given;

@@ -104,6 +104,15 @@ struct JitResult {
 /// by the user, or writable by others).
 JitResult jit_compile(const std::string& c_source, const JitOptions& options = {});
 
+/// What jit_compile has done in this process since it started: kernels compiled by the C
+/// compiler and kernels loaded from the disk cache (hits in memory are not counted). For tools
+/// and tests that show a kernel is compiled once, not once per call or per chunk.
+struct JitCounts {
+    int64_t compiled = 0;
+    int64_t loaded_from_disk = 0;
+};
+JitCounts jit_counts();
+
 /// The compiler and flags jit_compile would run for these options: {path, flags..., "-fPIC",
 /// "-shared"} (it adds the runtime include directory, the files and -lm). Throws Error when the
 /// compiler cannot be found or run.
