@@ -17,10 +17,15 @@ Every error is a siskin.SiskinError (a ValueError) carrying siskin's message.
 """
 
 from ._tensor import SiskinError, Tensor, asarray
-from ._programs import Function, Kernel, c, compile, function, run
+from ._programs import Function, Kernel, c, compile, function, kernel_counts, run
 from ._files import read, write
 from ._arrays import (Array, broadcast_to, compute, concat, einsum, expand_dims, flip, lazy, matmul,
                       pad, permute_dims, reshape, squeeze, stack, tensordot, tile, ufunc, where)
+from . import _numpy_protocols, _pickling, _tensor_slicing
+
+_numpy_protocols.install()  # np.add(t, u), np.sum(t, axis=0), t * 2: siskin's lazy operations
+_pickling.install()  # tensors pickle with their format and fill, buffers out of band
+_tensor_slicing.install()  # t[1:3, ::2]: a tensor at once, in t's format (Dask's chunks)
 
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None
@@ -28,6 +33,6 @@ SiskinError.line = None
 SiskinError.column = None
 
 __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compile", "function",
-           "run", "read", "write", "Array", "lazy", "compute", "einsum", "matmul", "tensordot",
+           "run", "kernel_counts", "read", "write", "Array", "lazy", "compute", "einsum", "matmul", "tensordot",
            "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to", "concat",
            "stack", "reshape", "flip", "tile", "pad"]
