@@ -114,7 +114,8 @@ def main():
             tables.write(args.out, f"shared-{args.network}", result, tables.shared_markdown(result, network, args))
         else:
             result = extrapolate(EXTRAPOLATION_RANKS, network, compute)
-            cross = {op: crossovers(result, op) for op in ("spmv", "spgemm")}
+            cross = {key: crossovers(result, key)
+                     for key in ("spmv_seconds", "spmv_comm_seconds", "spgemm_seconds")}
             tables.write(args.out, f"extrapolate-{args.network}", {"rows": result, "crossover": cross},
                          tables.extrapolate_markdown(result, cross, network, args))
 

@@ -7,7 +7,10 @@ from .summary import grid_summary, row_summary
 CLASSES = {
     "mesh": [poisson.Stencil(3, 465), poisson.Stencil(3, 1000), poisson.Stencil(2, 31623)],
     "powerlaw": [rmat.Rmat(27), rmat.Rmat(30)],
-    "uniform": [rmat.Rmat(30, 16, (0.25, 0.25, 0.25, 0.25))],
+    # No skew: R-MAT with equal quadrants is a uniform random graph. Degree 32 as the R-MAT
+    # graphs; degree 6 as a 7-point mesh whose vertices were randomly relabelled (what a 2-D
+    # partition needs to balance a mesh, since natural order leaves off-diagonal blocks empty).
+    "uniform": [rmat.Rmat(30, 16, (0.25, 0.25, 0.25, 0.25)), rmat.Rmat(30, 3, (0.25, 0.25, 0.25, 0.25))],
 }
 
 
@@ -20,7 +23,7 @@ def _stats(generator, p):
 def _label(generator):
     if isinstance(generator, poisson.Stencil):
         return f"{generator.name} N={generator.N} (n={generator.n:.3g})"
-    return f"{generator.name} scale {generator.scale} (n={generator.n:.3g})"
+    return f"{generator.name} scale {generator.scale} edge factor {generator.edge_factor} (n={generator.n:.3g})"
 
 
 def extrapolate(ranks, network, compute_by_class):
@@ -36,10 +39,10 @@ def extrapolate(ranks, network, compute_by_class):
     return rows
 
 
-def crossovers(rows, operation):
-    """Per matrix: the smallest p from which the 2-D partition is faster at every larger p of
-    the table (for SpGEMM only square grids, where SUMMA runs), or None."""
-    key = f"{operation}_seconds"
+def crossovers(rows, key):
+    """Per matrix: the smallest p from which the 2-D partition's `key` (a time) is below the row
+    partition's at every larger p of the table (SpGEMM: square grids only, where SUMMA runs),
+    or None."""
     by_matrix = {}
     for r in rows:
         two, one = r["grid"].get(key), r["row"].get(key)
