@@ -85,6 +85,8 @@ def main():
             r.add_argument("-p", type=int, required=True)
         else:
             r.add_argument("--comm-stats", required=True)
+            r.add_argument("--operations", default="spmv,halo_setup",
+                           help="operations to compare, of spmv, halo_setup, spgemm")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     network = net.NETWORKS[args.network]
@@ -104,7 +106,8 @@ def main():
         else:
             with open(args.comm_stats) as f:
                 measured = json.load(f)
-            ok, report = compare_records(a, measured, args.split, args.index_bytes)
+            ok, report = compare_records(a, measured, args.split, args.operations.split(","),
+                                         args.index_bytes)
             print(report)
             sys.exit(0 if ok else 1)
     else:
