@@ -3,7 +3,7 @@
 # package, installs it where /usr/bin/python3 finds it from any folder, and runs its demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh build
+scripts/deps.sh demo
 scripts/build.sh siskin_cli _siskin
 build/siskin demo --data data
 scripts/install-python.sh

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages siskin needs when any is missing (as root), then returns.
-# Usage: scripts/deps.sh [build|test|bench|fuzz]
+# Usage: scripts/deps.sh [build|demo|test|bench|fuzz]
 set -euo pipefail
 # The Python package (python/) builds for /usr/bin/python3 with Debian's numpy and scipy.
 packages=(cmake ninja-build g++ gcc make pkg-config ccache
           libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
           python3 python3-dev pybind11-dev python3-numpy python3-scipy)
+# Optional packages: installed as root, never required of another user (the build leaves the
+# feature out without them). OpenMPI turns on the distributed layer (CMake option SISKIN_MPI).
+optional=()
 case "${1:-build}" in
-  test) packages+=(libgtest-dev python3-pytest python3-sparse) ;;
+  demo) optional+=(libopenmpi-dev openmpi-bin) ;;
+  test) packages+=(libgtest-dev python3-pytest python3-sparse)
+        optional+=(libopenmpi-dev openmpi-bin) ;;
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
                     python3-sparse python3-matplotlib libgraphblas-dev) ;;
@@ -16,6 +21,11 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if [ "$(id -u)" -eq 0 ]; then
+  for p in "${optional[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "siskin needs these Debian packages: ${missing[*]}" >&2
