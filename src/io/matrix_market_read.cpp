@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/checked.hpp"
+#include "io/matrix_market_entries.hpp"
 #include "io/text_scanner.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
@@ -15,14 +16,9 @@ namespace siskin {
 
 namespace {
 
-enum class Field { Real, Integer, Pattern };
-enum class Symmetry { General, Symmetric, Skew };
-
-struct Header {
-    bool coordinate = true;
-    Field field = Field::Real;
-    Symmetry symmetry = Symmetry::General;
-};
+using Field = io::MatrixMarketField;
+using Symmetry = io::MatrixMarketSymmetry;
+using Header = io::MatrixMarketPreamble;
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -90,14 +86,10 @@ bool next_data_line(io::TextScanner& sc, OnFill&& on_fill) {
     return false;
 }
 
-struct Size {
-    int64_t rows = 0, cols = 0, entries = 0;
-    int64_t line = 0;
-};
-
-Size parse_size(io::TextScanner& sc, const Header& h) {
-    Size s;
-    s.line = sc.line_number();
+// Reads the size line into h.
+void parse_size(io::TextScanner& sc, Header& h) {
+    Header& s = h;
+    s.size_line = sc.line_number();
     std::string_view what = h.coordinate ? "'rows columns entries'" : "'rows columns'";
     auto field = [&](std::string_view name) {
         std::string_view tok = sc.token();
@@ -114,7 +106,6 @@ Size parse_size(io::TextScanner& sc, const Header& h) {
         sc.fail(fmt::format("a {} matrix must be square, not {} x {}",
                             h.symmetry == Symmetry::Symmetric ? "symmetric" : "skew-symmetric",
                             s.rows, s.cols));
-    return s;
 }
 
 // The type values are parsed in, before conversion to the tensor's type. Integer types and bool
@@ -143,50 +134,110 @@ Scalar negate(const io::TextScanner& sc, const Scalar& v) {
     return Scalar::of(negated).cast(v.type());
 }
 
-Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
-    io::TextScanner sc(text, name);
+} // namespace
+
+io::MatrixMarketPreamble io::read_matrix_market_preamble(io::TextScanner& sc) {
     Header h = parse_banner(sc);
-    std::optional<std::pair<std::string, int64_t>> fill_text;
     auto on_fill = [&](std::string_view v, int64_t line) {
         while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-        fill_text = {std::string(v), line};
+        h.fill_text = {std::string(v), line};
     };
     if (!next_data_line(sc, on_fill)) sc.fail("missing size line");
-    Size size = parse_size(sc, h);
+    parse_size(sc, h);
+    return h;
+}
 
+io::MatrixMarketLayout io::matrix_market_layout(const io::MatrixMarketPreamble& h,
+                                                const ReadOptions& options,
+                                                const io::TextScanner& sc) {
+    MatrixMarketLayout l;
     int wanted = options.ndims.value_or(2);
     if (wanted != 1 && wanted != 2)
-        throw Error(fmt::format("{}: a Matrix Market file holds 1 or 2 dimensions, not {}", name,
-                                wanted));
-    if (wanted == 1 && size.rows != 1 && size.cols != 1)
-        sc.fail_at(size.line, fmt::format("a {} x {} matrix is not a vector (expected n x 1 or "
-                                          "1 x n)",
-                                          size.rows, size.cols));
+        throw Error(fmt::format("{}: a Matrix Market file holds 1 or 2 dimensions, not {}",
+                                sc.name(), wanted));
+    if (wanted == 1 && h.rows != 1 && h.cols != 1)
+        sc.fail_at(h.size_line, fmt::format("a {} x {} matrix is not a vector (expected n x 1 or "
+                                            "1 x n)",
+                                            h.rows, h.cols));
     // One of rows and cols is 1 for a vector, so the product cannot overflow.
-    std::vector<int64_t> shape = wanted == 1 ? std::vector<int64_t>{size.rows * size.cols}
-                                             : std::vector<int64_t>{size.rows, size.cols};
-    bool column_vector = size.cols == 1; // which index of a vector's entries counts
-
-    ValueType type = options.type.value_or(h.field == Field::Real      ? ValueType::Float64
-                                           : h.field == Field::Integer ? ValueType::Int64
-                                                                       : ValueType::Bool);
-    Scalar fill = Scalar::zero(type);
-    if (options.fill) fill = *options.fill;
-    else if (fill_text) {
+    l.shape = wanted == 1 ? std::vector<int64_t>{h.rows * h.cols}
+                          : std::vector<int64_t>{h.rows, h.cols};
+    l.column_vector = h.cols == 1;
+    l.type = options.type.value_or(h.field == Field::Real      ? ValueType::Float64
+                                   : h.field == Field::Integer ? ValueType::Int64
+                                                               : ValueType::Bool);
+    l.fill = Scalar::zero(l.type);
+    if (options.fill) l.fill = *options.fill;
+    else if (h.fill_text) {
         try {
-            fill = Scalar::parse(fill_text->first, type);
+            l.fill = Scalar::parse(h.fill_text->first, l.type);
         } catch (const Error& e) {
-            sc.fail_at(fill_text->second, "fill comment: " + e.message());
+            sc.fail_at(h.fill_text->second, "fill comment: " + e.message());
         }
     }
-    bool pattern_leaf = h.field == Field::Pattern && type == ValueType::Bool &&
-                        fill.same_value(Scalar::of(false));
-    Format format = options.format ? *options.format
-                    : !h.coordinate ? Format::dense(wanted)
-                    : wanted == 1   ? Format::csf(1)
-                                    : Format::csr();
-    if (!options.format && pattern_leaf) format = Format(format.levels(), Leaf::Pattern);
-    ValueType parse_as = parse_type_for(h.field, type);
+    bool pattern_leaf = h.field == Field::Pattern && l.type == ValueType::Bool &&
+                        l.fill.same_value(Scalar::of(false));
+    l.format = options.format ? *options.format
+               : !h.coordinate ? Format::dense(wanted)
+               : wanted == 1   ? Format::csf(1)
+                               : Format::csr();
+    if (!options.format && pattern_leaf) l.format = Format(l.format.levels(), Leaf::Pattern);
+    l.parse_as = parse_type_for(h.field, l.type);
+    return l;
+}
+
+std::optional<io::MatrixMarketEntry> io::read_matrix_market_entry(io::TextScanner& sc,
+                                                                  const io::MatrixMarketPreamble& h,
+                                                                  const io::MatrixMarketLayout& l) {
+    auto ignore_fill = [](std::string_view, int64_t) {};
+    if (!next_data_line(sc, ignore_fill)) return std::nullopt;
+    auto index = [&](std::string_view what, int64_t extent) {
+        std::string_view tok = sc.token();
+        if (tok.empty()) sc.fail(fmt::format("missing {}", what));
+        int64_t v = sc.parse_int(tok, what);
+        if (v == 0) sc.fail(fmt::format("{} 0: Matrix Market indices start at 1", what));
+        if (v < 0 || v > extent) sc.fail(fmt::format("{} {} is out of range 1..{}", what, v, extent));
+        return v - 1;
+    };
+    MatrixMarketEntry e;
+    e.row = index("row index", h.rows);
+    e.col = index("column index", h.cols);
+    e.value = Scalar::of(true);
+    if (h.field != Field::Pattern) {
+        std::string_view tok = sc.token();
+        if (tok.empty()) sc.fail("missing value (the file's field is not pattern)");
+        e.value = sc.parse_value(tok, l.parse_as);
+    }
+    if (std::string_view extra = sc.token(); !extra.empty())
+        sc.fail(h.field == Field::Pattern
+                    ? fmt::format("unexpected value {} on a line of a pattern file", quote_input(extra))
+                    : fmt::format("unexpected {} after the value", quote_input(extra)));
+    if (h.symmetry == Symmetry::Skew && e.row == e.col)
+        sc.fail(fmt::format("entry ({}, {}) on the diagonal of a skew-symmetric matrix", e.row + 1,
+                            e.col + 1));
+    bool mirrored = h.symmetry != Symmetry::General;
+    if (mirrored && e.row < e.col)
+        sc.fail(fmt::format("entry ({}, {}) above the diagonal: a {} file stores only the lower "
+                            "triangle",
+                            e.row + 1, e.col + 1,
+                            h.symmetry == Symmetry::Skew ? "skew-symmetric" : "symmetric"));
+    e.mirrored = mirrored && e.row != e.col;
+    if (e.mirrored) e.mirror_value = h.symmetry == Symmetry::Skew ? negate(sc, e.value) : e.value;
+    return e;
+}
+
+namespace {
+
+Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
+    io::TextScanner sc(text, name);
+    Header h = io::read_matrix_market_preamble(sc);
+    io::MatrixMarketLayout layout = io::matrix_market_layout(h, options, sc);
+    const Header& size = h;
+    int wanted = static_cast<int>(layout.shape.size());
+    const std::vector<int64_t>& shape = layout.shape;
+    ValueType type = layout.type, parse_as = layout.parse_as;
+    const Scalar& fill = layout.fill;
+    const Format& format = layout.format;
 
     auto build = [&](auto&& make) -> Tensor {
         try {
@@ -204,56 +255,26 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         list.coords.reserve(reserve * (mirrored ? 2 : 1) * static_cast<size_t>(wanted));
         list.values.reserve(reserve * (mirrored ? 2 : 1));
         int64_t count = 0;
-        auto index = [&](std::string_view what, int64_t extent) {
-            std::string_view tok = sc.token();
-            if (tok.empty()) sc.fail(fmt::format("missing {}", what));
-            int64_t v = sc.parse_int(tok, what);
-            if (v == 0) sc.fail(fmt::format("{} 0: Matrix Market indices start at 1", what));
-            if (v < 0 || v > extent)
-                sc.fail(fmt::format("{} {} is out of range 1..{}", what, v, extent));
-            return v - 1;
+        auto add = [&](int64_t r, int64_t c, const Scalar& value) {
+            if (wanted == 1) list.coords.push_back(layout.column_vector ? r : c);
+            else {
+                list.coords.push_back(r);
+                list.coords.push_back(c);
+            }
+            list.values.push_back(value);
         };
-        auto ignore_fill = [](std::string_view, int64_t) {};
-        while (next_data_line(sc, ignore_fill)) {
+        while (std::optional<io::MatrixMarketEntry> e = io::read_matrix_market_entry(sc, h, layout)) {
             if (count == size.entries)
                 sc.fail(fmt::format("more entries than the {} declared on the size line (line {})",
-                                    size.entries, size.line));
-            int64_t i = index("row index", size.rows), j = index("column index", size.cols);
-            Scalar v = Scalar::of(true);
-            if (h.field != Field::Pattern) {
-                std::string_view tok = sc.token();
-                if (tok.empty()) sc.fail("missing value (the file's field is not pattern)");
-                v = sc.parse_value(tok, parse_as);
-            }
-            if (std::string_view extra = sc.token(); !extra.empty())
-                sc.fail(h.field == Field::Pattern
-                            ? fmt::format("unexpected value {} on a line of a pattern file",
-                                          quote_input(extra))
-                            : fmt::format("unexpected {} after the value", quote_input(extra)));
-            if (h.symmetry == Symmetry::Skew && i == j)
-                sc.fail(fmt::format("entry ({}, {}) on the diagonal of a skew-symmetric matrix",
-                                    i + 1, j + 1));
-            if (mirrored && i < j)
-                sc.fail(fmt::format("entry ({}, {}) above the diagonal: a {} file stores only "
-                                    "the lower triangle",
-                                    i + 1, j + 1,
-                                    h.symmetry == Symmetry::Skew ? "skew-symmetric" : "symmetric"));
+                                    size.entries, size.size_line));
             ++count;
-            auto add = [&](int64_t r, int64_t c, const Scalar& value) {
-                if (wanted == 1) list.coords.push_back(column_vector ? r : c);
-                else {
-                    list.coords.push_back(r);
-                    list.coords.push_back(c);
-                }
-                list.values.push_back(value);
-            };
-            add(i, j, v);
-            if (mirrored && i != j) add(j, i, h.symmetry == Symmetry::Skew ? negate(sc, v) : v);
+            add(e->row, e->col, e->value);
+            if (e->mirrored) add(e->col, e->row, e->mirror_value);
         }
         if (count < size.entries)
             sc.fail(fmt::format("the file ends after {} of the {} entries declared on the size "
                                 "line (line {})",
-                                count, size.entries, size.line));
+                                count, size.entries, size.size_line));
         return build([&] {
             return Tensor::from_coordinates(shape, type, fill, format, list, options.duplicates);
         });
@@ -264,7 +285,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
     // that the values then overrun.
     int64_t n = size.rows;
     auto too_large = [&](std::string_view what) {
-        sc.fail_at(size.line, fmt::format("a {} x {} array is too large: {} does not fit a 64-bit "
+        sc.fail_at(size.size_line, fmt::format("a {} x {} array is too large: {} does not fit a 64-bit "
                                           "integer",
                                           size.rows, size.cols, what));
     };
@@ -283,14 +304,14 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
     // Each value takes a line of at least two bytes (one for the last), so a file cannot hold
     // more values than that: refuse before allocating the dense buffer, not after.
     if (expected > 0 && static_cast<uint64_t>(expected - 1) > text.size() / 2)
-        sc.fail_at(size.line, fmt::format("the size line declares a {} x {} array ({} values), but "
+        sc.fail_at(size.size_line, fmt::format("the size line declares a {} x {} array ({} values), but "
                                           "the file has only {} bytes",
                                           size.rows, size.cols, expected, text.size()));
     std::vector<Scalar> dense;
     try {
         dense.assign(static_cast<size_t>(*elements), Scalar::zero(parse_as));
     } catch (const std::exception&) {
-        sc.fail_at(size.line, fmt::format("a {} x {} array is too large", size.rows, size.cols));
+        sc.fail_at(size.size_line, fmt::format("a {} x {} array is too large", size.rows, size.cols));
     }
     int64_t count = 0, i = 0, j = 0;
     auto ignore_fill = [](std::string_view, int64_t) {};
@@ -305,7 +326,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
     while (next_data_line(sc, ignore_fill)) {
         if (count == expected)
             sc.fail(fmt::format("more values than the {} the size line (line {}) implies",
-                                expected, size.line));
+                                expected, size.size_line));
         Scalar v = sc.parse_value(sc.token(), parse_as);
         if (std::string_view extra = sc.token(); !extra.empty())
             sc.fail(fmt::format("unexpected {} after the value (array files hold one value per "
@@ -320,7 +341,7 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
     if (count < expected)
         sc.fail(fmt::format("the file ends after {} of the {} values the size line (line {}) "
                             "implies",
-                            count, expected, size.line));
+                            count, expected, size.size_line));
     return build([&] { return Tensor::from_dense(shape, type, fill, format, dense); });
 }
 

@@ -14,7 +14,10 @@ std::string read_file(const std::string& path);
 
 class TextScanner {
 public:
-    TextScanner(std::string_view text, std::string name) : text_(text), name_(std::move(name)) {}
+    /// `first_line`: the number of the text's first line in its file (a reader of part of a
+    /// file reports the file's line numbers).
+    TextScanner(std::string_view text, std::string name, int64_t first_line = 1)
+        : text_(text), name_(std::move(name)), line_(first_line - 1) {}
 
     /// Moves to the next line; false at the end of the text.
     bool next_line();
