@@ -1,0 +1,190 @@
+#include "distributed/parallel_read.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "distributed/agreement.hpp"
+#include "io/matrix_market_entries.hpp"
+#include "io/text_scanner.hpp"
+#include "siskin/error.hpp"
+
+namespace siskin::distributed {
+
+namespace {
+
+// An open file read by byte ranges.
+class File {
+public:
+    explicit File(const std::string& path) : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY);
+        if (fd_ < 0) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+        struct stat st{};
+        if (::fstat(fd_, &st) != 0) throw Error(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+        size_ = static_cast<int64_t>(st.st_size);
+    }
+    File(const File&) = delete;
+    ~File() { ::close(fd_); }
+    int64_t size() const { return size_; }
+    // Bytes [begin, end) of the file (fewer at its end).
+    std::string read(int64_t begin, int64_t end) const {
+        end = std::min(end, size_);
+        std::string out(static_cast<size_t>(std::max<int64_t>(end - begin, 0)), '\0');
+        size_t done = 0;
+        while (done < out.size()) {
+            ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
+                                static_cast<off_t>(begin) + static_cast<off_t>(done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) throw Error(fmt::format("cannot read '{}': {}", path_, std::strerror(errno)));
+            if (n == 0) break;
+            done += static_cast<size_t>(n);
+        }
+        out.resize(done);
+        return out;
+    }
+    // The first line start at or after `at` (a line starts at 0 or after a newline).
+    int64_t line_start_from(int64_t at) const {
+        if (at <= 0) return 0;
+        constexpr int64_t kStep = 1 << 16;
+        for (int64_t from = at - 1; from < size_; from += kStep) {
+            std::string chunk = read(from, from + kStep);
+            size_t nl = chunk.find('\n');
+            if (nl != std::string::npos) return from + static_cast<int64_t>(nl) + 1;
+        }
+        return size_;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    int64_t size_ = 0;
+};
+
+// The preamble of a Matrix Market file: the prefix of the file it takes, read with a prefix that
+// doubles until the size line is in it.
+struct Preamble {
+    io::MatrixMarketPreamble header;
+    io::MatrixMarketLayout layout;
+    int64_t data_offset = 0; // the byte after the size line
+    int64_t data_line = 0;   // the number of the line after the size line
+};
+
+Preamble read_preamble(const File& file, const std::string& path, const ReadOptions& options) {
+    for (int64_t prefix = 1 << 16;; prefix *= 2) {
+        std::string text = file.read(0, prefix);
+        bool whole = static_cast<int64_t>(text.size()) == file.size();
+        size_t last_newline = text.rfind('\n');
+        // Parse only whole lines unless the prefix is the whole file.
+        std::string_view lines = whole ? std::string_view(text)
+                                 : last_newline == std::string::npos
+                                     ? std::string_view()
+                                     : std::string_view(text).substr(0, last_newline + 1);
+        io::TextScanner sc(lines, path);
+        try {
+            Preamble p;
+            p.header = io::read_matrix_market_preamble(sc);
+            p.layout = io::matrix_market_layout(p.header, options, sc);
+            if (!p.header.coordinate)
+                throw Error(fmt::format("{}: a Matrix Market array file is read by one rank (a "
+                                        "distributed read takes coordinate files)",
+                                        path),
+                            Error::Kind::Unsupported);
+            // The scanner stands on the size line; the entries start on the next line.
+            size_t at = 0;
+            for (int64_t line = 1; line < sc.line_number(); ++line) at = lines.find('\n', at) + 1;
+            size_t end = lines.find('\n', at);
+            p.data_offset = end == std::string_view::npos ? static_cast<int64_t>(lines.size())
+                                                          : static_cast<int64_t>(end) + 1;
+            p.data_line = sc.line_number() + 1;
+            return p;
+        } catch (const Error&) {
+            if (whole) throw; // the whole file was read: the error is real
+        }
+    }
+}
+
+} // namespace
+
+EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOptions& options) {
+    int p = 0, rank = 0;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &rank);
+    if (!path.ends_with(".mtx") && !path.ends_with(".MTX"))
+        throw Error(fmt::format("'{}': a distributed read takes Matrix Market (.mtx) files", path),
+                    Error::Kind::Unsupported);
+    std::optional<File> file;
+    Preamble pre;
+    std::string text;
+    int64_t first = 0, last = 0;
+    long long newlines = 0;
+    collectively(comm, [&] {
+        file.emplace(path);
+        pre = read_preamble(*file, path, options);
+        // Nominal ranges split the entry bytes evenly; each rank takes the lines that start in
+        // its range.
+        int64_t bytes = file->size() - pre.data_offset;
+        auto nominal = [&](int r) {
+            return pre.data_offset + static_cast<int64_t>(static_cast<__int128>(bytes) * r / p);
+        };
+        first = rank == 0 ? pre.data_offset : file->line_start_from(nominal(rank));
+        last = rank == p - 1 ? file->size() : file->line_start_from(nominal(rank + 1));
+        last = std::max(last, first);
+        text = file->read(first, last);
+        newlines = static_cast<long long>(std::count(text.begin(), text.end(), '\n'));
+    });
+    long long lines_before = 0;
+    MPI_Exscan(&newlines, &lines_before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    if (rank == 0) lines_before = 0;
+
+    const io::MatrixMarketPreamble& h = pre.header;
+    const io::MatrixMarketLayout& layout = pre.layout;
+    EntryWords out;
+    out.type = layout.type;
+    out.fill = layout.fill;
+    bool vector = layout.shape.size() == 1;
+    out.shape = vector ? std::vector<int64_t>{layout.shape[0], 1} : layout.shape;
+    long long parsed = 0;
+    io::TextScanner sc(text, path, pre.data_line + lines_before);
+    collectively(comm, [&] {
+        auto add = [&](int64_t r, int64_t c, const Scalar& v) {
+            Scalar value = v.cast(layout.type);
+            if (vector) out.add(layout.column_vector ? r : c, 0, value);
+            else out.add(r, c, value);
+        };
+        while (std::optional<io::MatrixMarketEntry> e = io::read_matrix_market_entry(sc, h, layout)) {
+            ++parsed;
+            add(e->row, e->col, e->value);
+            if (e->mirrored) add(e->col, e->row, e->mirror_value);
+        }
+    });
+    // The entry count of the size line, checked as the serial reader does: the rank that parsed
+    // the first entry beyond it names that entry's line.
+    long long before = 0, total = 0;
+    MPI_Exscan(&parsed, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    if (rank == 0) before = 0;
+    MPI_Allreduce(&parsed, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    collectively(comm, [&] {
+        if (total > h.entries && before + parsed > h.entries) {
+            // Parse again up to the first entry past the count, for its line number.
+            io::TextScanner again(text, path, pre.data_line + lines_before);
+            for (long long k = before; io::read_matrix_market_entry(again, h, layout); ++k)
+                if (k == h.entries)
+                    again.fail(fmt::format("more entries than the {} declared on the size line "
+                                           "(line {})",
+                                           h.entries, h.size_line));
+        }
+        if (total < h.entries && rank == p - 1)
+            sc.fail(fmt::format("the file ends after {} of the {} entries declared on the size "
+                                "line (line {})",
+                                total, h.entries, h.size_line));
+    });
+    return out;
+}
+
+} // namespace siskin::distributed
