@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "distributed_run.hpp"
 #include "siskin/error.hpp"
 #include "siskin/io.hpp"
 
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
         // --help and --version arrive as "errors" with exit code 0: CLI11 prints them.
         if (e.get_exit_code() == 0) return app.exit(e);
         return error(std::string(e.what()) + " (see siskin --help, or siskin COMMAND --help)");
+    } catch (const siskin::cli::DistributedRunFailed&) {
+        return 1; // rank 0 reports the error of a --distributed run
     } catch (const siskin::Error& e) {
         return error(e.what()); // an Internal one says "internal error: ..." itself
     } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "distributed_run.hpp"
 #include "execute.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
@@ -33,7 +34,30 @@ struct RunOptions {
     ExecuteOptions exec;
     int plan = -1;        // --plan N: the planner's candidate N (default: the program as written)
     bool explain = false; // `siskin explain`: print the candidates instead of running
+    bool distributed = false;    // --distributed: under mpirun, on a row partition
+    std::string comm_stats_path; // --comm-stats FILE (with --distributed)
 };
+
+// --distributed: the options that apply there go to run_distributed; the others are refused.
+void run_distributed_command(const RunOptions& o) {
+    auto refuse = [](bool given, const char* option) {
+        if (given) throw Error(fmt::format("{} does not go with --distributed", option));
+    };
+    refuse(!o.starts.empty(), "--start");
+    refuse(!o.shapes.empty(), "--shape");
+    refuse(!o.function_files.empty(), "--functions");
+    refuse(o.plan >= 0, "--plan");
+    DistributedRunOptions d;
+    d.program = o.program;
+    d.inputs = o.inputs;
+    d.outputs = o.outputs;
+    d.fills = o.fills;
+    d.types = o.types;
+    d.prints = o.prints;
+    d.exec = o.exec;
+    d.comm_stats_path = o.comm_stats_path;
+    run_distributed(d);
+}
 
 // `siskin explain`: every candidate the planner weighed, its estimated cost, and its program.
 void print_plan(const Plan& plan) {
@@ -53,6 +77,8 @@ void print_plan(const Plan& plan) {
 
 void run(const RunOptions& o) {
     if (list_stages(o.exec.dump_after)) return;
+    if (o.distributed) return run_distributed_command(o);
+    if (!o.comm_stats_path.empty()) throw Error("--comm-stats counts the messages of a --distributed run");
     for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
     check_execute_options(o.exec);
     ir::Program program = ir::parse_program(program_text(o.program));
@@ -222,6 +248,11 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--plan", options->plan,
                     "Run the planner's candidate N (siskin explain lists them, cheapest first; default: the program as written)")
         ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--distributed", options->distributed,
+                  "Run under mpirun on a row partition of the matrices (SpMV, SpGEMM, elementwise, "
+                  "reductions; docs/distributed.md); rank 0 writes the outputs");
+    cmd->add_option("--comm-stats", options->comm_stats_path,
+                    "With --distributed: write every rank's messages and bytes per operation as JSON");
     cmd->callback([options] { run(*options); });
 }
 

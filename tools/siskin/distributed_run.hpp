@@ -1,0 +1,30 @@
+#pragma once
+// `siskin run ... --distributed` under mpirun: the program on a row partition of its matrices
+// (src/distributed/), each rank reading its part of every input file; rank 0 writes the
+// gathered outputs as a serial run writes them, and --comm-stats the counters of every rank.
+#include <string>
+#include <vector>
+
+#include "execute.hpp"
+
+namespace siskin::cli {
+
+struct DistributedRunOptions {
+    std::string program;
+    std::vector<std::string> inputs, outputs, fills, types, prints;
+    ExecuteOptions exec;
+    std::string comm_stats_path; // empty: no --comm-stats
+};
+
+/// Runs the program on every rank (MPI_Init here when MPI is not yet initialised). An error on
+/// any rank reaches every rank, which all stop; rank 0 alone reports it (the others exit with
+/// status 1 quietly through DistributedRunFailed).
+void run_distributed(const DistributedRunOptions& o);
+
+/// Thrown on ranks other than 0 when the run failed: main exits with status 1, printing nothing.
+struct DistributedRunFailed {};
+
+/// Whether this siskin was built with the distributed layer (CMake option SISKIN_MPI).
+bool distributed_available();
+
+} // namespace siskin::cli
