@@ -90,9 +90,9 @@ Preamble read_preamble(const File& file, const std::string& path, const ReadOpti
             Preamble p;
             p.header = io::read_matrix_market_preamble(sc);
             p.layout = io::matrix_market_layout(p.header, options, sc);
-            if (!p.header.coordinate)
-                throw Error(fmt::format("{}: a Matrix Market array file is read by one rank (a "
-                                        "distributed read takes coordinate files)",
+            if (!p.header.coordinate && p.header.symmetry != io::MatrixMarketSymmetry::General)
+                throw Error(fmt::format("{}: a distributed read takes general array files (this "
+                                        "one stores a triangle)",
                                         path),
                             Error::Kind::Unsupported);
             // The scanner stands on the size line; the entries start on the next line.
@@ -107,6 +107,52 @@ Preamble read_preamble(const File& file, const std::string& path, const ReadOpti
             if (whole) throw; // the whole file was read: the error is real
         }
     }
+}
+
+// This rank's values of a general array file: one value a line, column by column; a value's
+// coordinates follow from the number of values before it (MPI_Exscan).
+EntryWords read_array_part(io::TextScanner& sc, const io::MatrixMarketPreamble& h,
+                           const io::MatrixMarketLayout& layout, EntryWords out, MPI_Comm comm) {
+    int rank = 0, p = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    std::vector<Scalar> values;
+    collectively(comm, [&] {
+        while (sc.next_line()) {
+            std::string_view rest = sc.rest();
+            if (rest.empty() || rest.front() == '%') continue;
+            Scalar v = sc.parse_value(sc.token(), layout.parse_as);
+            if (std::string_view extra = sc.token(); !extra.empty())
+                sc.fail(fmt::format("unexpected {} after the value (array files hold one value per "
+                                    "line)",
+                                    quote_input(extra)));
+            values.push_back(v.cast(layout.type));
+        }
+    });
+    long long mine = static_cast<long long>(values.size()), before = 0, total = 0;
+    MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    if (rank == 0) before = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    collectively(comm, [&] {
+        // rows x cols was checked against the file's size by the preamble's reader only for a
+        // serial read; here each value's index is checked instead.
+        __int128 expected = static_cast<__int128>(h.rows) * h.cols;
+        if (total > expected && before + mine > expected)
+            throw Error(fmt::format("{}: more values than the {} the size line (line {}) implies",
+                                    sc.name(), static_cast<long long>(expected), h.size_line));
+        if (total < expected && rank == p - 1)
+            sc.fail(fmt::format("the file ends after {} of the {} values the size line (line {}) "
+                                "implies",
+                                total, static_cast<long long>(expected), h.size_line));
+        bool vector = layout.shape.size() == 1;
+        for (size_t k = 0; k < values.size(); ++k) {
+            int64_t at = before + static_cast<int64_t>(k), i = at % h.rows, j = at / h.rows;
+            if (values[k].same_value(layout.fill)) continue;
+            if (vector) out.add(layout.column_vector ? i : j, 0, values[k]);
+            else out.add(i, j, values[k]);
+        }
+    });
+    return out;
 }
 
 } // namespace
@@ -151,6 +197,7 @@ EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOption
     out.shape = vector ? std::vector<int64_t>{layout.shape[0], 1} : layout.shape;
     long long parsed = 0;
     io::TextScanner sc(text, path, pre.data_line + lines_before);
+    if (!h.coordinate) return read_array_part(sc, h, layout, std::move(out), comm);
     collectively(comm, [&] {
         auto add = [&](int64_t r, int64_t c, const Scalar& v) {
             Scalar value = v.cast(layout.type);
