@@ -3,32 +3,18 @@
 Skipped where the siskin command (SISKIN_CLI, set by ctest) is missing, was built without MPI,
 or mpirun is absent. The counts must be equal, not close: the model and the MPI layer define
 them alike (docs/scale-out.md, src/distributed/README.md)."""
-import json
 import os
 import random
-import shutil
-import subprocess
 
 import pytest
 
 from scaleout.compare import compare_records
 from scaleout.matrices import read_pattern
+from scaleout.mpi_run import distributed_siskin, spmv_comm_stats
 
 CLI = os.environ.get("SISKIN_CLI", "")
-MPIRUN = shutil.which("mpirun")
-# OpenMPI refuses root and more ranks than cores unless told.
-MPI_ENV = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
 
-
-def distributed_cli():
-    if not (CLI and os.path.exists(CLI) and MPIRUN):
-        return False
-    help_text = subprocess.run([CLI, "run", "--help"], capture_output=True, text=True).stdout
-    return "--comm-stats" in help_text
-
-
-pytestmark = pytest.mark.skipif(not distributed_cli(),
+pytestmark = pytest.mark.skipif(not distributed_siskin(CLI),
                                 reason="needs mpirun and a siskin built with MPI (--distributed)")
 
 
@@ -43,21 +29,16 @@ def write_matrix(path, n, count, seed, heavy_row):
             f.write(f"{i + 1} {j + 1} {0.0 if k == 0 else rng.uniform(1, 2)}\n")
 
 
-def comm_stats(tmp_path, matrix, ranks):
-    n = read_pattern(matrix).cols
-    x = tmp_path / "x.mtx"
-    x.write_text(f"%%MatrixMarket matrix array real general\n{n} 1\n" + "1\n" * n)
-    out = tmp_path / f"stats{ranks}.json"
-    run = subprocess.run([MPIRUN, "-np", str(ranks), CLI, "run", "y[i] += A[i,j] * x[j]",
-                          "-i", f"A={matrix}", "-i", f"x={x}", "--distributed", "--comm-stats", str(out)],
-                         capture_output=True, text=True, env=MPI_ENV, timeout=120)
-    assert run.returncode == 0, run.stderr
-    return json.loads(out.read_text())
-
-
 @pytest.mark.parametrize("ranks", [2, 3, 4])
 def test_spmv_counts_equal_the_model(tmp_path, ranks):
-    matrix = tmp_path / "a.mtx"
+    matrix = str(tmp_path / "a.mtx")
     write_matrix(matrix, 41, 200, seed=ranks, heavy_row=5)
-    ok, report = compare_records(read_pattern(str(matrix)), comm_stats(tmp_path, matrix, ranks), "rows")
+    measured = spmv_comm_stats(CLI, matrix, ranks, str(tmp_path))
+    ok, report = compare_records(read_pattern(matrix), measured, "rows")
+    assert ok, report
+
+
+def test_a_symmetric_pattern_file_counts_both_triangles(tmp_path):
+    matrix = os.path.join(os.path.dirname(__file__), "..", "..", "data", "karate.mtx")
+    ok, report = compare_records(read_pattern(matrix), spmv_comm_stats(CLI, matrix, 3, str(tmp_path)), "rows")
     assert ok, report
