@@ -83,12 +83,13 @@ def stencil_row_stats(stencil, p, value_bytes=8, index_bytes=8):
         pieces = intervals.counts_by_owner(need, bounds)
         for other, count in pieces:
             s_.append(other), r_.append(r), v_.append(count * value_bytes)
-            i_.append(count * index_bytes), e_.append(count * (index_bytes + row_len * (index_bytes + value_bytes)))
+            i_.append(count * index_bytes), e_.append(count * row_len * (index_bytes + value_bytes))
     spmv = _exchange(p, s_, r_, v_)
-    request = _exchange(p, r_, s_, i_)
+    setup = _exchange(p, r_, s_, i_)
+    lengths = _exchange(p, s_, r_, i_)   # SpGEMM: the fetched rows' lengths, then their entries
     return RowPartitionStats(
         bounds=bounds, rows=rows, nnz_diag=diag, nnz_offdiag=off, halo_columns=halo,
-        spmv=spmv, spmv_setup=request, spgemm=request + _exchange(p, s_, r_, e_),
+        spmv=spmv, spmv_setup=setup, spgemm=lengths + _exchange(p, s_, r_, e_),
         rows_fetched=halo, entries_fetched=halo * row_len, flops=rows * row_len * row_len)
 
 

@@ -104,13 +104,14 @@ def rmat_row_stats(g, p, value_bytes=8, index_bytes=8):
     partners = (p - 1) * g.partners(1 / p, 1 / p)
     fetched = (1 - 1 / p) * float(g.class_sizes @ (meets * g.degrees))
     nnz = g.nnz / p
-    request = _symmetric(p, partners, halo * index_bytes)
-    reply = _symmetric(p, partners, halo * index_bytes + fetched * (index_bytes + value_bytes))
+    setup = _symmetric(p, partners, halo * index_bytes)
+    # SpGEMM: per partner, the fetched rows' lengths, then their entries (R-MAT rows are not empty).
+    fetch = _symmetric(p, 2 * partners, halo * index_bytes + fetched * (index_bytes + value_bytes))
     return RowPartitionStats(
         bounds=np.linspace(0, g.n, p + 1), rows=_uniform(g.n / p, p),
         nnz_diag=_uniform(nnz / p, p), nnz_offdiag=_uniform(nnz * (1 - 1 / p), p),
         halo_columns=_uniform(halo, p), spmv=_symmetric(p, partners, halo * value_bytes),
-        spmv_setup=request, spgemm=request + reply, rows_fetched=_uniform(halo, p),
+        spmv_setup=setup, spgemm=fetch, rows_fetched=_uniform(halo, p),
         entries_fetched=_uniform(fetched, p),
         flops=_uniform(float(g.class_sizes @ g.degrees ** 2) / p, p))
 

@@ -9,9 +9,10 @@ compressed to the distinct remote columns (the halo: PETSc's garray).
 - SpMV setup, once per pattern: each rank sends every owner the indices of the columns it needs
   (index_bytes each), so that owners know what to send.
 - SpGEMM C = A * A, per product: rank r needs row k of B for every column k of its rows, and
-  fetches the remote ones (its halo rows) once: a request of row ids (index_bytes each) to each
-  owner, and a reply with each row's length (index_bytes) and its entries (index_bytes +
-  value_bytes each). `flops` counts the multiply-adds of the local product.
+  fetches the remote ones (its halo rows) once. Their owners already know which (the SpMV
+  setup's lists), so each owner sends each neighbour two messages: the rows' lengths
+  (index_bytes each), then their entries (index_bytes + value_bytes each; no message when the
+  rows are all empty). `flops` counts the multiply-adds of the local product.
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -71,10 +72,12 @@ def row_partition_stats(pattern, bounds, value_bytes=8, index_bytes=8):
     if pattern.square:
         # B = A, so B's rows are split as A's columns and the halo columns are the remote rows.
         row_length = pattern.row_lengths()
-        request = exchange_of_items(p, halo_rank, halo_owner, index_bytes)
-        reply = exchange_of_items(p, halo_owner, halo_rank,
-                                  index_bytes + row_length[halo_col] * (index_bytes + value_bytes))
-        stats.spgemm = request + reply
+        fetched_length = row_length[halo_col]
+        lengths = exchange_of_items(p, halo_owner, halo_rank, index_bytes)
+        rows = fetched_length > 0
+        entries = exchange_of_items(p, halo_owner[rows], halo_rank[rows],
+                                    fetched_length[rows] * (index_bytes + value_bytes))
+        stats.spgemm = lengths + entries
         stats.rows_fetched = stats.halo_columns
         stats.entries_fetched = np.bincount(halo_rank, weights=row_length[halo_col],
                                             minlength=p).astype(np.int64)

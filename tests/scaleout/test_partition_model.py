@@ -43,7 +43,8 @@ def brute_row_counts(rows, cols, entries, bounds):
             out["nnz_offdiag"][r] += 1
             halo_sets[r].add(j)
         out["flops"][r] += row_length.get(j, 0)
-    msgs = {k: [0] * p for k in ("spmv_ms", "spmv_bs", "spmv_mr", "spmv_br", "gemm_br", "gemm_bs")}
+    msgs = {k: [0] * p for k in ("spmv_ms", "spmv_bs", "spmv_mr", "spmv_br",
+                                 "gemm_mr", "gemm_br", "gemm_ms", "gemm_bs")}
     for r in range(p):
         out["halo"][r] = len(halo_sets[r])
         by_owner = {}
@@ -55,11 +56,14 @@ def brute_row_counts(rows, cols, entries, bounds):
             msgs["spmv_ms"][s] += 1
             msgs["spmv_bs"][s] += VALUE * len(js)
             if rows == cols:
-                reply = sum(INDEX + row_length[j] * (INDEX + VALUE) for j in js)
-                msgs["gemm_br"][r] += reply + 0            # the reply of rows
-                msgs["gemm_bs"][r] += INDEX * len(js)      # its request of row ids
-                msgs["gemm_bs"][s] += reply
-                msgs["gemm_br"][s] += INDEX * len(js)
+                # The owner sends the rows' lengths, then their entries unless all are empty.
+                entries = sum(row_length[j] for j in js)
+                messages = 1 + (entries > 0)
+                nbytes = INDEX * len(js) + entries * (INDEX + VALUE)
+                msgs["gemm_mr"][r] += messages
+                msgs["gemm_br"][r] += nbytes
+                msgs["gemm_ms"][s] += messages
+                msgs["gemm_bs"][s] += nbytes
     out.update(msgs)
     return out
 
@@ -90,7 +94,9 @@ def test_row_partition_counts_equal_brute_force(rows, cols, count, seed, heavy, 
     assert list(got.spmv_setup.bytes_sent) == [INDEX * h for h in want["halo"]]
     if rows == cols:
         assert list(got.flops) == want["flops"]
+        assert list(got.spgemm.messages_received) == want["gemm_mr"]
         assert list(got.spgemm.bytes_received) == want["gemm_br"]
+        assert list(got.spgemm.messages_sent) == want["gemm_ms"]
         assert list(got.spgemm.bytes_sent) == want["gemm_bs"]
     else:
         assert got.spgemm is None
