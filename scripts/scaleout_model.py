@@ -111,7 +111,7 @@ def main():
     v = sub.add_parser("validate")
     v.add_argument("--siskin", default=os.path.join(ROOT, "build", "siskin"))
     v.add_argument("--dir", default="/work/shared/data/matrices")
-    v.add_argument("--ranks", type=lambda t: [int(x) for x in t.split(",")], default=[2, 3, 4])
+    v.add_argument("--ranks", type=lambda t: [int(x) for x in t.split(",")], default=[2, 3, 4, 8, 16])
     for name in ("ranks", "compare"):
         r = sub.add_parser(name)
         r.add_argument("matrix")

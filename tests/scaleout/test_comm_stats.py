@@ -42,3 +42,10 @@ def test_a_symmetric_pattern_file_counts_both_triangles(tmp_path):
     matrix = os.path.join(os.path.dirname(__file__), "..", "..", "data", "karate.mtx")
     ok, report = compare_records(read_pattern(matrix), spmv_comm_stats(CLI, matrix, 3, str(tmp_path)), "rows")
     assert ok, report
+
+
+def test_ranks_that_own_no_rows(tmp_path):
+    matrix = str(tmp_path / "small.mtx")
+    write_matrix(matrix, 5, 8, seed=9, heavy_row=2)
+    ok, report = compare_records(read_pattern(matrix), spmv_comm_stats(CLI, matrix, 7, str(tmp_path)), "rows")
+    assert ok, report
