@@ -7,15 +7,17 @@ packages=(cmake ninja-build g++ gcc make pkg-config ccache
           libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
           python3 python3-dev pybind11-dev python3-numpy python3-scipy)
 # Optional packages: installed as root, never required of another user (the build leaves the
-# feature out without them). OpenMPI turns on the distributed layer (CMake option SISKIN_MPI).
+# feature out without them). OpenMPI turns on the distributed layer (CMake option SISKIN_MPI);
+# Dask runs siskin tensors as Dask chunks (python/tests/test_dask.py skips without it).
 optional=()
 case "${1:-build}" in
-  demo) optional+=(libopenmpi-dev openmpi-bin) ;;
+  demo) optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed) ;;
   test) packages+=(libgtest-dev python3-pytest python3-sparse)
-        optional+=(libopenmpi-dev openmpi-bin) ;;
+        optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed) ;;
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
-                    python3-sparse python3-matplotlib libgraphblas-dev) ;;
+                    python3-sparse python3-matplotlib libgraphblas-dev python3-dask
+                    python3-distributed) ;;
 esac
 missing=()
 for p in "${packages[@]}"; do

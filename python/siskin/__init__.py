@@ -21,11 +21,12 @@ from ._programs import Function, Kernel, c, compile, function, kernel_counts, ru
 from ._files import read, write
 from ._arrays import (Array, broadcast_to, compute, concat, einsum, expand_dims, flip, lazy, matmul,
                       pad, permute_dims, reshape, squeeze, stack, tensordot, tile, ufunc, where)
-from . import _numpy_protocols, _pickling, _tensor_slicing
+from . import _dask, _numpy_protocols, _pickling, _tensor_slicing
 
 _numpy_protocols.install()  # np.add(t, u), np.sum(t, axis=0), t * 2: siskin's lazy operations
 _pickling.install()  # tensors pickle with their format and fill, buffers out of band
 _tensor_slicing.install()  # t[1:3, ::2]: a tensor at once, in t's format (Dask's chunks)
+_dask.register_if_loaded()  # siskin arrays as Dask chunks (again on first use, see _dask)
 
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from . import _arrays
+from . import _arrays, _dask
 from ._arrays import Array
 from ._tensor import Tensor, asarray
 
@@ -129,6 +129,7 @@ def _ufunc_reduce(ufunc, inputs, kwargs):
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    _dask.register_if_loaded()
     try:
         if method == "__call__":
             return _call_ufunc(ufunc, inputs, kwargs)
@@ -354,6 +355,7 @@ _FUNCTIONS = {
 
 
 def array_function(self, func, types, args, kwargs):
+    _dask.register_if_loaded()
     handler = _FUNCTIONS.get(func)
     if handler is None:
         return NotImplemented
@@ -377,8 +379,32 @@ def _lazy_operator(name):
     return operator
 
 
+# NumPy's array methods by their functions, for code that calls x.sum(axis=..., dtype=...) or
+# x.squeeze(0) on a chunk (Dask's reductions do): given to a class only where it has none.
+_METHODS = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "mean": np.mean,
+            "any": np.any, "all": np.all, "argmin": np.argmin, "argmax": np.argmax,
+            "squeeze": np.squeeze, "transpose": np.transpose, "reshape": np.reshape}
+
+
+def _method(name, func):
+    def method(self, *args, **kwargs):
+        if name in ("transpose", "reshape") and len(args) > 1:
+            args = (args,)  # x.reshape(2, 3) and x.transpose(1, 0) as NumPy allows
+        try:
+            return _FUNCTIONS[func](self, *args, **kwargs)
+        except _Unsupported:
+            raise TypeError(f"siskin cannot do {name} with these arguments") from None
+    method.__name__ = name
+    return method
+
+
 def install():
     """Puts the protocols on Tensor and Array, and the lazy operators on Tensor."""
+    for cls in (Tensor, Array):
+        for name, func in _METHODS.items():
+            if not hasattr(cls, name):
+                setattr(cls, name, _method(name, func))
+    Tensor.__array_priority__ = 100  # as Array's: ahead of ndarray (Dask picks chunk types by it)
     for cls in (Tensor, Array):
         cls.__array_ufunc__ = array_ufunc
         cls.__array_function__ = array_function

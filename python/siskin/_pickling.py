@@ -13,7 +13,7 @@ import re
 
 from . import _siskin
 from ._arrays import Array, lazy
-from ._tensor import Tensor
+from ._tensor import Tensor, _native_layout
 
 _BORROWABLE_LEVELS = {"dense", "sparselist", "coo"}
 
@@ -26,6 +26,9 @@ def _levels_of(format):
 
 
 def _rebuild_tensor(shape, dtype, fill, format, levels, values, target_format):
+    # Buffers that arrive unaligned (Dask's frames may be) are copied; the others are borrowed.
+    levels = [{name: _native_layout(a) for name, a in level.items()} for level in levels]
+    values = None if values is None else _native_layout(values)
     native = _siskin.from_storage(list(shape), dtype, fill, format, levels, values)
     if target_format is not None:
         native = native.convert(target_format)

@@ -143,7 +143,7 @@ def _native_layout(array):
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.aligned or not (array.flags.c_contiguous or array.flags.f_contiguous):
-        array = np.ascontiguousarray(array)
+        array = array.copy(order="C")  # ascontiguousarray would keep a contiguous unaligned one
     return array
 
 

@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from . import _dask
 from ._tensor import SiskinError, Tensor, _coo, _fill_for, asarray
 
 
@@ -92,6 +93,7 @@ def _sliced_sparse(tensor, key):
 
 
 def getitem(self, key):
+    _dask.register_if_loaded()  # Dask cuts a tensor into chunks before any protocol is called
     key = _normalized(key, self.ndim)
     if self._native.dense_order is not None:
         dense = self.to_numpy()[key]

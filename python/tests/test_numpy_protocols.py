@@ -8,8 +8,9 @@ import pytest
 import siskin
 from conftest import assert_same, random_dense
 
-# (format, fill): sparse formats with fills 0, NaN and inf, and a dense tensor.
-CASES = [("csr", 0.0), ("coo(0,1)", np.nan), ("csc", np.inf), ("dense", 0.0)]
+# (format, fill): sparse formats with fills 0 and NaN, and a dense tensor filled with inf
+# (coo kernels compile slowest: coo is covered by the pickling and Dask tests).
+CASES = [("csr", 0.0), ("csc", np.nan), ("dense", np.inf)]
 
 FLOAT_BINARY = ["add", "subtract", "multiply", "divide", "true_divide", "power", "maximum",
                 "minimum", "fmax", "fmin"]
@@ -58,14 +59,19 @@ def assert_all_match(checks, rtol=1e-10):
 
 def test_ufuncs_match_numpy(pair):
     a, b, A, B = pair
+    # The second operand a NumPy array (used in place as a dense tensor): a kernel that walks
+    # one sparse operand compiles in a fraction of the time two coiterated ones take.
     with np.errstate(all="ignore"):
-        floats = [getattr(np, f)(A, B) for f in FLOAT_BINARY] + [getattr(np, f)(A) for f in FLOAT_UNARY]
+        floats = [getattr(np, f)(A, b) for f in FLOAT_BINARY] + [getattr(np, f)(A) for f in FLOAT_UNARY]
         want = [getattr(np, f)(a, b) for f in FLOAT_BINARY] + [getattr(np, f)(a) for f in FLOAT_UNARY]
         assert all(isinstance(r, siskin.Array) for r in floats)
         assert_same(computed_together(floats), np.stack(want), rtol=1e-12)
-        bools = [getattr(np, f)(A, B) for f in TO_BOOL] + [np.logical_not(A)]
+        bools = [getattr(np, f)(A, b) for f in TO_BOOL] + [np.logical_not(A)]
         want = [getattr(np, f)(a, b) for f in TO_BOOL] + [np.logical_not(a)]
         assert_same(computed_together(bools), np.stack(want))
+        # Two sparse operands of the case's format: one kernel of a few ufuncs.
+        both = [np.add(A, B), np.maximum(A, B), np.multiply(A, B)]
+        assert_same(computed_together(both), np.stack([a + b, np.maximum(a, b), a * b]), rtol=1e-12)
 
 
 def test_integer_ufuncs_match_numpy(rng):

@@ -42,6 +42,19 @@ def test_protocol_5_buffers_are_borrowed_not_copied(rng):
     assert u._native.values().ctypes.data == values.ctypes.data  # the tensor uses the buffer
 
 
+def test_unaligned_buffers_are_copied(rng):
+    t = siskin.asarray(random_dense(rng, (6, 8)), format="csr")
+    buffers = []
+    data = pickle.dumps(t, protocol=5, buffer_callback=buffers.append)
+    shifted = []
+    for b in buffers:  # the bytes one past an aligned address, as a network frame may hold them
+        raw = bytes(b.raw())
+        block = bytearray(len(raw) + 1)
+        block[1:] = raw
+        shifted.append(memoryview(block)[1:])
+    same_tensor(pickle.loads(data, buffers=shifted), t)
+
+
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float32])
 def test_dtypes_scalars_and_patterns_round_trip(rng, dtype):
     t = siskin.asarray(random_dense(rng, (3, 4), dtype=dtype), format="coo(0,1)")
