@@ -94,10 +94,10 @@ def _axes(axis, ndim):
     if axis is None:
         return None
     axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
-    return [operator_index(a) for a in axes]
+    return [_axis_index(a) for a in axes]
 
 
-def operator_index(a):
+def _axis_index(a):
     if not isinstance(a, numbers.Integral):
         raise TypeError(f"an axis must be an integer, not {a!r}")
     return int(a)
@@ -205,7 +205,7 @@ def _transpose(a, axes=None):
     a = _siskin_operand(a)
     if axes is None:
         axes = range(a.ndim - 1, -1, -1)
-    return _arrays.permute_dims(a, [operator_index(x) for x in axes])
+    return _arrays.permute_dims(a, [_axis_index(x) for x in axes])
 
 
 def _moved_axes(ndim, source, destination):
