@@ -78,6 +78,9 @@ struct DistributeOptions {
     /// The format of both local blocks (a 2-D format; csr by default).
     Format local_format = Format::csr();
     RowSplit split = RowSplit::Even;
+    /// These rows instead of `split` (a matrix that must be partitioned as another: SpGEMM's B
+    /// by rows as A's columns, an elementwise operand as the first).
+    std::optional<RowPartition> rows;
     /// Type, fill and duplicates as a serial read takes them (ReadOptions); the local format
     /// above replaces ReadOptions::format.
     ReadOptions read;
@@ -171,6 +174,31 @@ void collectively(MPI_Comm comm, const std::function<void()>& work);
 /// Whether `e` was thrown on every rank alike (agreed on, as every Error of a collective call
 /// here is): the ranks can then finish MPI together, where another Error calls for MPI_Abort.
 bool every_rank_has(const Error& e);
+
+/// An elementwise program C[i,j] = f(A[i,j], B[i,j], ...) on matrices of the same partitions (the
+/// map names the program's matrices); C in `format` (the first matrix's local format by
+/// default). Local work only: no message besides the setup of C's halo.
+DistributedMatrix elementwise(const ir::Program& program,
+                              const std::map<std::string, const DistributedMatrix*>& inputs,
+                              std::optional<Format> format = std::nullopt);
+/// s[] op= f(A[i,j], ...) with op +, max or min, over the whole matrix: the same 0-D tensor on
+/// every rank (an MPI_Allreduce with the program's operator). The output must start from the
+/// operator's identity (the default fill of += is 0).
+Tensor reduce(const ir::Program& program, const std::map<std::string, const DistributedMatrix*>& inputs);
+/// r[i] op= f(A[i,j], ...): one value per row, partitioned as the rows.
+DistributedVector reduce_rows(const ir::Program& program,
+                              const std::map<std::string, const DistributedMatrix*>& inputs);
+
+/// The sum, largest and smallest element of A (unstored elements count as the fill).
+Scalar sum(const DistributedMatrix& a);
+Scalar max_value(const DistributedMatrix& a);
+Scalar min_value(const DistributedMatrix& a);
+/// sqrt(sum of A[i,j]^2), and max over rows of sum |A[i,j]| (fill 0).
+double norm_frobenius(const DistributedMatrix& a);
+double norm_inf(const DistributedMatrix& a);
+/// Per row: sum of A[i,j], and sum of |A[i,j]|.
+DistributedVector row_sums(const DistributedMatrix& a);
+DistributedVector row_sums_of_abs(const DistributedMatrix& a);
 
 enum class ProgramKind { Spmv, Spgemm, Elementwise, RowReduction, FullReduction };
 

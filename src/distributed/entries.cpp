@@ -64,9 +64,14 @@ DistributedMatrix distribute_entries(EntryWords entries, MPI_Comm comm, const Di
                                      const std::string& operation) {
     // Every rank learns the shape, type and fill of the rank that has them (rank 0 for a
     // scatter; every rank for a read, where they agree).
-    RowPartition rows = RowPartition::even(entries.shape.at(0), comm);
+    RowPartition rows = options.rows ? *options.rows : RowPartition::even(entries.shape.at(0), comm);
+    collectively(comm, [&] {
+        if (rows.size() != entries.shape.at(0))
+            throw Error(fmt::format("a matrix of {} rows cannot take a partition of {} rows", entries.shape.at(0),
+                                    rows.size()));
+    });
     EntryWords owned = route_to_owners(std::move(entries), rows, operation);
-    if (options.split == RowSplit::BalancedEntries) {
+    if (!options.rows && options.split == RowSplit::BalancedEntries) {
         std::vector<int64_t> row_entries(static_cast<size_t>(rows.local_size()), 0);
         for (size_t k = 0; k < owned.words.size(); k += 3)
             ++row_entries[static_cast<size_t>(owned.words[k] - rows.begin())];

@@ -1,5 +1,12 @@
 #include "distributed/local_program.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +20,36 @@ CompileOptions local_options() {
     CompileOptions o;
     o.threads = 1;
     return o;
+}
+
+// Ranks on one machine compile the same kernels at the same moment: one compiles while the
+// others wait on a lock named after the kernel, then find it in siskin's disk cache.
+class CompileLock {
+public:
+    explicit CompileLock(const std::string& key) {
+        const char* dir = std::getenv("TMPDIR");
+        std::string path = fmt::format("{}/siskin-compile-{:016x}.lock", dir && *dir ? dir : "/tmp",
+                                       std::hash<std::string>{}(key));
+        fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+        if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+            ::close(fd_);
+            fd_ = -1; // no lock: every rank compiles, as without one
+        }
+    }
+    CompileLock(const CompileLock&) = delete;
+    ~CompileLock() {
+        if (fd_ >= 0) ::close(fd_); // closing releases the lock
+    }
+
+private:
+    int fd_ = -1;
+};
+
+CompiledProgram compile_once(const std::string& key, const ir::Program& program,
+                             const std::map<std::string, const Tensor*>& inputs,
+                             const std::map<std::string, OutputSpec>& outputs) {
+    CompileLock lock(key);
+    return compile_for(program, inputs, outputs, local_options());
 }
 
 // The compiled programs of this process, by program text and kind of input.
@@ -47,7 +84,7 @@ std::map<std::string, Tensor> LocalProgram::run(const std::map<std::string, cons
     std::string key = key_of(text_, inputs, outputs, "run");
     auto it = cache().find(key);
     if (it == cache().end())
-        it = cache().emplace(key, compile_for(program_, inputs, outputs, local_options())).first;
+        it = cache().emplace(key, compile_once(key, program_, inputs, outputs)).first;
     return it->second.run(inputs);
 }
 
@@ -58,7 +95,7 @@ void LocalProgram::update(const std::map<std::string, const Tensor*>& inputs, co
     std::string key = key_of(text_, inputs, specs, "update");
     auto it = cache().find(key);
     if (it == cache().end())
-        it = cache().emplace(key, compile_for(program_, inputs, specs, local_options())).first;
+        it = cache().emplace(key, compile_once(key, program_, inputs, specs)).first;
     std::map<std::string, Tensor> outputs;
     outputs.emplace(name, std::move(output));
     try {

@@ -6,6 +6,7 @@
 # Usage: cli_test.sh SISKIN MPIEXEC DATA_DIR
 set -euo pipefail
 siskin=$1 mpiexec=$2 data=$3
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -20,22 +21,38 @@ spmv='y[i] += A[i,j] * x[j]'
 for np in 1 2 3 4; do
   mpi "$np" "$siskin" run "$spmv" -i A="$data/1138_bus.mtx" -i x=x.mtx -o y=dist$np.mtx \
       --distributed --comm-stats stats$np.json
-  /usr/bin/python3 - serial.mtx dist$np.mtx stats$np.json "$np" <<'PY' || fail "SpMV on $np ranks"
+  /usr/bin/python3 "$here/same_values.py" serial.mtx dist$np.mtx || fail "SpMV on $np ranks"
+  /usr/bin/python3 - stats$np.json "$np" "$n" <<'PY' || fail "--comm-stats of SpMV on $np ranks"
 import json, sys
-def values(path):
-    lines = [l for l in open(path) if not l.startswith('%')]
-    return lines[0], [float(v) for v in lines[1:]]
-(hs, s), (hd, d) = values(sys.argv[1]), values(sys.argv[2])
-assert hs == hd and len(s) == len(d), (hs, hd)
-assert all(abs(a - b) <= 1e-12 * max(1, abs(a)) for a, b in zip(s, d))
-stats = json.load(open(sys.argv[3]))
-assert [r["rank"] for r in stats] == list(range(int(sys.argv[4])))
-assert sum(r["rows"] for r in stats) == len(s)
+stats = json.load(open(sys.argv[1]))
+assert [r["rank"] for r in stats] == list(range(int(sys.argv[2])))
+assert sum(r["rows"] for r in stats) == int(sys.argv[3])
 for r in stats:
     spmv = r["operations"]["spmv"]
-    assert spmv["calls"] == 1 and spmv["messages_sent"] <= int(sys.argv[4]) - 1
+    assert spmv["calls"] == 1 and spmv["messages_sent"] <= int(sys.argv[2]) - 1
     assert spmv["bytes_received"] == 8 * r["halo_columns"]
 PY
+done
+
+# The other programs the distributed layer runs, on 3 ranks (and SpGEMM on 4, rows split on
+# entries): the files of a serial run.
+A="$data/1138_bus.mtx"
+for case in 'C=OUT.mtx|C[i,j] += A[i,k] * B[k,j]|-i A=$A -i B=$A' \
+            'C=OUT.mtx|C[i,j] = max(A[i,j], B[i,j]) + 1|-i A=$A -i B=$A:coo' \
+            'r=OUT.mtx|r[i] max= A[i,j]|-i A=$A' \
+            'r=OUT.mtx|r[i] += A[i,j] * B[i,j]|-i A=$A -i B=$A' \
+            's=OUT.tns|s[] += A[i,j]|-i A=$A' \
+            's=OUT.tns|s[] min= A[i,j]|-i A=$A'; do
+  IFS='|' read -r out program args <<< "$case"
+  eval "inputs=($args)"
+  name=${out%%=*} file=${out#*=}
+  np=3 split=()
+  [[ $program == *'A[i,k]'* ]] && np=4 split=(--row-split entries)
+  "$siskin" run "$program" "${inputs[@]}" -o "$name=${file/OUT/serial}"
+  mpi "$np" "$siskin" run "$program" "${inputs[@]}" -o "$name=${file/OUT/dist}" --distributed "${split[@]}"
+  /usr/bin/python3 "$here/same_values.py" "${file/OUT/serial}" "${file/OUT/dist}" 1e-9 ||
+    fail "$program on $np ranks"
+  rm -f "${file/OUT/serial}" "${file/OUT/dist}"
 done
 
 # A malformed line in the middle of the file: the serial message, once.

@@ -76,15 +76,19 @@ inline Tensor test_vector(int64_t n) {
 }
 
 /// Dense-semantics equality within a relative tolerance (the distributed sums round in another
-/// order than the serial kernel's).
-inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, double tolerance = 1e-12) {
+/// order than the serial kernel's). `scale`: the same sums over absolute values, where terms
+/// cancel (the rounding error is relative to them, not to the result).
+inline ::testing::AssertionResult close(const Tensor& got, const Tensor& want, double tolerance = 1e-12,
+                                        const Tensor* scale = nullptr) {
     if (got.shape() != want.shape()) return ::testing::AssertionFailure() << "shapes differ";
-    std::vector<Scalar> a = got.to_dense(), b = want.to_dense();
+    std::vector<Scalar> a = got.to_dense(), b = want.to_dense(), c;
+    if (scale) c = scale->to_dense();
     for (size_t k = 0; k < a.size(); ++k) {
         if (a[k].is_nan() && b[k].is_nan()) continue;
         double x = a[k].as_double(), y = b[k].as_double();
         if (x == y) continue;
-        if (!(std::abs(x - y) <= tolerance * std::max({1.0, std::abs(x), std::abs(y)})))
+        double size = scale ? std::abs(c[k].as_double()) : std::max(std::abs(x), std::abs(y));
+        if (!(std::abs(x - y) <= tolerance * std::max(1.0, size)))
             return ::testing::AssertionFailure() << "element " << k << ": " << x << " != " << y;
     }
     return ::testing::AssertionSuccess();

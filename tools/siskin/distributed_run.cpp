@@ -160,6 +160,13 @@ void run_on_ranks(const DistributedRunOptions& o, MPI_Comm comm) {
             if (arg.format) options.local_format = Format::parse(*arg.format, 2);
         });
         options.read = read_options(name);
+        options.split = o.balanced ? RowSplit::BalancedEntries : RowSplit::Even;
+        // The first matrix decides the partition: SpGEMM's B takes A's columns as its rows, an
+        // elementwise operand A's rows.
+        if (!in.matrices.empty()) {
+            const DistributedMatrix& first = in.matrices.at(kind.matrices.front());
+            options.rows = kind.kind == ProgramKind::Spgemm ? first.columns() : first.rows();
+        }
         in.matrices.emplace(name, DistributedMatrix::read(arg.path, comm, options));
     }
     if (kind.kind == ProgramKind::Spmv) {
@@ -172,6 +179,11 @@ void run_on_ranks(const DistributedRunOptions& o, MPI_Comm comm) {
     std::vector<double> times_ms;
     std::optional<DistributedVector> vector_result;
     std::optional<DistributedMatrix> matrix_result;
+    std::optional<Tensor> scalar_result;
+    const std::string& name = kind.output;
+    std::optional<Format> format = output_formats.count(name) ? output_formats.at(name) : std::nullopt;
+    std::map<std::string, const DistributedMatrix*> matrices;
+    for (const auto& [m, a] : in.matrices) matrices[m] = &a;
     for (int r = 0; r < o.exec.repeat; ++r) {
         MPI_Barrier(comm);
         auto start = std::chrono::steady_clock::now();
@@ -179,11 +191,12 @@ void run_on_ranks(const DistributedRunOptions& o, MPI_Comm comm) {
         case ProgramKind::Spmv:
             vector_result = spmv(in.matrices.at(kind.matrices[0]), in.vectors.at(kind.vector));
             break;
-        default:
-            collectively(comm, [&] {
-                throw Error("--distributed: this kind of program is recognised but not run yet",
-                            Error::Kind::Unsupported);
-            });
+        case ProgramKind::Spgemm:
+            matrix_result = spgemm(in.matrices.at(kind.matrices[0]), in.matrices.at(kind.matrices[1]), format);
+            break;
+        case ProgramKind::Elementwise: matrix_result = elementwise(program, matrices, format); break;
+        case ProgramKind::RowReduction: vector_result = reduce_rows(program, matrices); break;
+        case ProgramKind::FullReduction: scalar_result = reduce(program, matrices); break;
         }
         double mine = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), slowest = 0;
         MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -192,10 +205,9 @@ void run_on_ranks(const DistributedRunOptions& o, MPI_Comm comm) {
 
     // Rank 0 gathers and writes, all or nothing, as a serial run writes.
     std::optional<Tensor> result;
-    const std::string& name = kind.output;
-    std::optional<Format> format = output_formats.count(name) ? output_formats.at(name) : std::nullopt;
     if (vector_result) result = vector_result->gather(0);
     if (matrix_result) result = matrix_result->gather(0);
+    if (scalar_result && rank == 0) result = scalar_result;
     std::vector<std::string> stats_texts;
     if (!o.comm_stats_path.empty()) stats_texts = gather_texts(rank_stats(rank, kind, in).dump(), comm);
     collectively(comm, [&] {
@@ -204,7 +216,16 @@ void run_on_ranks(const DistributedRunOptions& o, MPI_Comm comm) {
         OutputFiles files;
         WriteOptions write_options;
         write_options.fill_comment = o.exec.fill_comment;
-        for (const auto& [output, path] : output_paths) files.write_tensor(*result, path, write_options);
+        for (const auto& [output, path] : output_paths) {
+            // As a serial run: an output whose format followed the data is written dense to a
+            // .mtx file when its fill is not zero (Matrix Market holds no fill).
+            bool dense = std::all_of(result->format().levels().begin(), result->format().levels().end(),
+                                     [](const LevelSpec& l) { return l.kind == "dense"; });
+            if (!format && path.ends_with(".mtx") && !dense && !result->fill().same_value(Scalar::zero(result->type())))
+                files.write_tensor(result->convert(Format::dense(result->ndims())), path, write_options);
+            else
+                files.write_tensor(*result, path, write_options);
+        }
         if (!o.exec.stats_path.empty()) {
             std::vector<double> sorted = times_ms;
             std::sort(sorted.begin(), sorted.end());

@@ -14,6 +14,7 @@ struct DistributedRunOptions {
     std::vector<std::string> inputs, outputs, fills, types, prints;
     ExecuteOptions exec;
     std::string comm_stats_path; // empty: no --comm-stats
+    bool balanced = false;       // --row-split entries: rows balanced on stored entries
 };
 
 /// Runs the program on every rank (MPI_Init here when MPI is not yet initialised). An error on

@@ -36,6 +36,7 @@ struct RunOptions {
     bool explain = false; // `siskin explain`: print the candidates instead of running
     bool distributed = false;    // --distributed: under mpirun, on a row partition
     std::string comm_stats_path; // --comm-stats FILE (with --distributed)
+    std::string row_split;       // --row-split even|entries (with --distributed)
 };
 
 // --distributed: the options that apply there go to run_distributed; the others are refused.
@@ -56,6 +57,7 @@ void run_distributed_command(const RunOptions& o) {
     d.prints = o.prints;
     d.exec = o.exec;
     d.comm_stats_path = o.comm_stats_path;
+    d.balanced = o.row_split == "entries";
     run_distributed(d);
 }
 
@@ -79,6 +81,7 @@ void run(const RunOptions& o) {
     if (list_stages(o.exec.dump_after)) return;
     if (o.distributed) return run_distributed_command(o);
     if (!o.comm_stats_path.empty()) throw Error("--comm-stats counts the messages of a --distributed run");
+    if (!o.row_split.empty()) throw Error("--row-split partitions the rows of a --distributed run");
     for (const auto& path : o.function_files) define_functions(read_text_file(path, "functions"), path);
     check_execute_options(o.exec);
     ir::Program program = ir::parse_program(program_text(o.program));
@@ -253,6 +256,10 @@ void add_run_command(CLI::App& app) {
                   "reductions; docs/distributed.md); rank 0 writes the outputs");
     cmd->add_option("--comm-stats", options->comm_stats_path,
                     "With --distributed: write every rank's messages and bytes per operation as JSON");
+    cmd->add_option("--row-split", options->row_split,
+                    "With --distributed: even (n/p rows each, the default) or entries (ranges of about "
+                    "equal stored entries)")
+        ->check(CLI::IsMember({"even", "entries"}));
     cmd->callback([options] { run(*options); });
 }
 
