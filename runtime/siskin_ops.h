@@ -200,6 +200,36 @@ static inline bool siskin_bitwise_not_b(bool a) { return !a; }
 SISKIN_OPS_FLOAT(f32, float, f)
 SISKIN_OPS_FLOAT(f64, double, )
 
+/* ---- Conversions: the type-named operators (int8(x), astype) with Scalar::cast's semantics.
+ * C leaves a float converted to an integer undefined when it is NaN or out of range: here NaN
+ * gives 0 and values beyond the 64-bit range saturate, then the narrowing to the target wraps;
+ * an integer reaches float32 through double, as Scalar::cast rounds it. _Generic picks the
+ * float path by the argument's C type (only the chosen branch is evaluated). ---- */
+static inline int64_t siskin_f2i64(double x) {
+    if (isnan(x)) return 0;
+    if (x >= 9.2233720368547758e18) return INT64_MAX;
+    if (x <= -9.2233720368547758e18) return INT64_MIN;
+    return (int64_t)x;
+}
+static inline uint64_t siskin_f2u64(double x) {
+    if (isnan(x) || x <= -1.0) return (uint64_t)siskin_f2i64(x);
+    if (x >= 1.8446744073709552e19) return UINT64_MAX;
+    return (uint64_t)x;
+}
+#define SISKIN_OPS_TO_INTEGER(T, F2I, x) \
+    _Generic((x), float: (T)F2I(x), double: (T)F2I(x), default: (T)(x))
+#define siskin_cast_b(x) ((bool)(x))
+#define siskin_cast_i8(x) SISKIN_OPS_TO_INTEGER(int8_t, siskin_f2i64, x)
+#define siskin_cast_i16(x) SISKIN_OPS_TO_INTEGER(int16_t, siskin_f2i64, x)
+#define siskin_cast_i32(x) SISKIN_OPS_TO_INTEGER(int32_t, siskin_f2i64, x)
+#define siskin_cast_i64(x) SISKIN_OPS_TO_INTEGER(int64_t, siskin_f2i64, x)
+#define siskin_cast_u8(x) SISKIN_OPS_TO_INTEGER(uint8_t, siskin_f2u64, x)
+#define siskin_cast_u16(x) SISKIN_OPS_TO_INTEGER(uint16_t, siskin_f2u64, x)
+#define siskin_cast_u32(x) SISKIN_OPS_TO_INTEGER(uint32_t, siskin_f2u64, x)
+#define siskin_cast_u64(x) SISKIN_OPS_TO_INTEGER(uint64_t, siskin_f2u64, x)
+#define siskin_cast_f32(x) ((float)(double)(x))
+#define siskin_cast_f64(x) ((double)(x))
+
 #undef SISKIN_OPS_WRAPPING
 #undef SISKIN_OPS_SIGNED
 #undef SISKIN_OPS_UNSIGNED

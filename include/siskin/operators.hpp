@@ -13,6 +13,9 @@
 //   shl shr                                             NumPy left_shift/right_shift, integers
 //   eq ne lt le gt ge                                   compare in the promoted type, bool result
 //   exp log sqrt ldexp                                  floating point
+//   isnan isinf isfinite                                classification, any type, bool result
+//   bool int8 ... uint64 float32 float64                conversion to the named type
+//                                                       (Scalar::cast: wraps; NaN to int is 0)
 //   ifelse(c, a, b)                                     NumPy where: c converted to bool
 // Type rules, where they differ from plain promotion:
 //   - div is true division: integers and bool give float64.

@@ -18,8 +18,10 @@ void add_comparison_operators(std::vector<Operator>& out);
 void add_logical_operators(std::vector<Operator>& out);
 /// bitwise_and bitwise_or bitwise_xor bitwise_not shl shr
 void add_bitwise_operators(std::vector<Operator>& out);
-/// exp log sqrt pow ldexp
+/// exp log sqrt pow ldexp isnan isinf isfinite
 void add_math_operators(std::vector<Operator>& out);
+/// bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64: conversions
+void add_conversion_operators(std::vector<Operator>& out);
 
 /// The builtin a NumPy ufunc name stands for ("subtract" -> "sub"), for names that are not
 /// builtins themselves; nullopt for any other name.

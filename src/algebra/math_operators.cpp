@@ -1,5 +1,7 @@
-// exp log sqrt pow ldexp: NumPy exp, log, sqrt, power, ldexp. The transcendental ones compute
-// in the float type (bool and integers give float64); pow keeps integers integers (bool in int8).
+// exp log sqrt pow ldexp isnan isinf isfinite: NumPy exp, log, sqrt, power, ldexp, isnan, isinf,
+// isfinite. The transcendental ones compute in the float type (bool and integers give float64);
+// pow keeps integers integers (bool in int8); the classifications take any type and give bool
+// (an integer is never NaN or infinite).
 #include <cmath>
 
 #include "algebra/builtin_operators.hpp"
@@ -19,6 +21,18 @@ template <class K> Operator transcendental(std::string name, K k) {
     std::string c_template = "siskin_" + name + "_$t($0)";
     return make_operator(
         std::move(name), 1, [](auto types) { return uniform(float_of(types[0])); },
+        unary_body<kFloat>(k), std::move(c_template));
+}
+
+// isnan, isinf, isfinite: integers and bool are classified as the float64 they convert to.
+template <class K> Operator classification(std::string name, K k) {
+    std::string c_template = "(" + name + "($0) != 0)";
+    return make_operator(
+        std::move(name), 1,
+        [](auto types) {
+            ValueType f = float_of(types[0]);
+            return Signature{ValueType::Bool, {f, f, f}};
+        },
         unary_body<kFloat>(k), std::move(c_template));
 }
 
@@ -82,6 +96,9 @@ void add_math_operators(std::vector<Operator>& out) {
     out.push_back(transcendental("sqrt", [](auto a) { return std::sqrt(a); }));
     out.push_back(pow_op());
     out.push_back(ldexp_op());
+    out.push_back(classification("isnan", [](auto a) { return std::isnan(a); }));
+    out.push_back(classification("isinf", [](auto a) { return std::isinf(a); }));
+    out.push_back(classification("isfinite", [](auto a) { return std::isfinite(a); }));
 }
 
 } // namespace siskin::algebra

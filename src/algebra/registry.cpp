@@ -27,6 +27,7 @@ public:
         algebra::add_logical_operators(builtins);
         algebra::add_bitwise_operators(builtins);
         algebra::add_math_operators(builtins);
+        algebra::add_conversion_operators(builtins);
         for (Operator& op : builtins) {
             validate(op); // the builtins obey the rules users do
             add(std::move(op));

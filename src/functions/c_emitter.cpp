@@ -14,25 +14,6 @@ namespace siskin::functions {
 
 namespace {
 
-// Float to integer conversion with Scalar::cast's semantics (C leaves NaN and out-of-range
-// values undefined): NaN gives 0, values beyond the 64-bit range saturate, and the narrowing
-// cast to the target type then wraps.
-constexpr std::string_view kConversions = R"(#ifndef SISKIN_UDF_CONVERSIONS
-#define SISKIN_UDF_CONVERSIONS
-static inline int64_t siskin_udf_f2i(double x) {
-    if (isnan(x)) return 0;
-    if (x >= 9.2233720368547758e18) return INT64_MAX;
-    if (x <= -9.2233720368547758e18) return INT64_MIN;
-    return (int64_t)x;
-}
-static inline uint64_t siskin_udf_f2u(double x) {
-    if (isnan(x) || x <= -1.0) return (uint64_t)siskin_udf_f2i(x);
-    if (x >= 1.8446744073709552e19) return UINT64_MAX;
-    return (uint64_t)x;
-}
-#endif
-)";
-
 class Emitter {
 public:
     explicit Emitter(const Code& code) : code_(code) {
@@ -137,7 +118,8 @@ private:
             std::string_view to = c_type_name(e.type);
             if (is_float(from) && is_integer(e.type))
                 return fmt::format("(({}){}({}))", to,
-                                   is_signed_integer(e.type) ? "siskin_udf_f2i" : "siskin_udf_f2u",
+                                   // siskin_ops.h: Scalar::cast's NaN and saturation rules
+                                   is_signed_integer(e.type) ? "siskin_f2i64" : "siskin_f2u64",
                                    inner);
             return fmt::format("(({})({}))", to, inner);
         }
@@ -158,7 +140,6 @@ std::string c_function_name(const std::string& canonical_text, const Code& code)
 std::string emit_c_definition(const Code& code, const std::string& c_name) {
     std::string out;
     for (const Operator* op : code.calls) out += op->c_definition;
-    if (code.converts_float_to_int) out += kConversions;
     std::string guard = "SISKIN_DEFINED_" + c_name;
     out += fmt::format("#ifndef {0}\n#define {0}\n", guard);
     out += Emitter(code).function(c_name);

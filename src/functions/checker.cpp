@@ -339,8 +339,6 @@ private:
                 fail(call.pos, fmt::format("the conversion {}(...) takes one value, not {}",
                                            call.op, call.args.size()));
             CodeExpr arg = expr(call.args[0], to);
-            if (is_float(arg.type) && !is_float(*to) && *to != ValueType::Bool)
-                code_->converts_float_to_int = true;
             return convert(std::move(arg), *to);
         }
         if (call.op == def_.name())

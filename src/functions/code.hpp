@@ -75,7 +75,6 @@ struct Code {
     int64_t step_limit = 0;
     /// The user-defined operators the body and cases call, in order of first use.
     std::vector<const Operator*> calls;
-    bool converts_float_to_int = false; // the C form needs the conversion helpers
 };
 
 /// Checks def (types, names, every path returns, properties, cases) and builds its code.
