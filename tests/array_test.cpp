@@ -8,24 +8,13 @@
 #include <gtest/gtest.h>
 
 #include "array_numpy_model.hpp"
+#include "array_test_util.hpp"
 #include "compiler_test_util.hpp"
 #include "siskin/array.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::testing {
 namespace {
-
-ComputeOptions compiled() {
-    ComputeOptions o;
-    o.compile = test_options();
-    return o;
-}
-
-ComputeOptions interpreted() {
-    ComputeOptions o;
-    o.interpret = true;
-    return o;
-}
 
 /// Equal shapes and types, and every element the same value (floats within a relative 1e-9:
 /// compiled sums may be reassociated).

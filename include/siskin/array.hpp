@@ -168,17 +168,27 @@ Array maximum(const Array& a, const Array& b);
 Array minimum(const Array& a, const Array& b);
 Array power(const Array& a, const Array& b);
 Array floor_divide(const Array& a, const Array& b);
+/// The values converted to `type` (NumPy's astype, Scalar::cast's semantics: integers wrap, a
+/// float becomes an integer through 64 bits, NaN giving 0 and values beyond the range
+/// saturating first); `a` itself when it has that type. isnan, isinf and isfinite are ufuncs
+/// by name: ufunc("isnan", {a}).
+Array astype(const Array& a, ValueType type);
 
 // ---- reductions (NumPy dtypes: sum/prod of bool and small integers give int64 or uint64,
-//      mean of integers float64, any/all bool; argmin/argmax int64, the first extreme) ----
+//      mean of integers float64, any/all bool; argmin/argmax int64, the first extreme).
+//      `dtype`, as NumPy's: the elements are converted to it and reduced in it (an int8 sum
+//      with dtype int8 wraps; a mean with an integer dtype truncates the quotient). ----
 
 Array sum(const Array& a, Axes axis = {}, bool keepdims = false);
+Array sum(const Array& a, Axes axis, bool keepdims, ValueType dtype);
 Array prod(const Array& a, Axes axis = {}, bool keepdims = false);
+Array prod(const Array& a, Axes axis, bool keepdims, ValueType dtype);
 Array min(const Array& a, Axes axis = {}, bool keepdims = false);
 Array max(const Array& a, Axes axis = {}, bool keepdims = false);
 Array any(const Array& a, Axes axis = {}, bool keepdims = false);
 Array all(const Array& a, Axes axis = {}, bool keepdims = false);
 Array mean(const Array& a, Axes axis = {}, bool keepdims = false);
+Array mean(const Array& a, Axes axis, bool keepdims, ValueType dtype);
 /// One axis, or none for the index into the C-order flattening.
 Array argmin(const Array& a, std::optional<int> axis = {}, bool keepdims = false);
 Array argmax(const Array& a, std::optional<int> axis = {}, bool keepdims = false);

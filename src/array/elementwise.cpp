@@ -101,4 +101,9 @@ Array minimum(const Array& a, const Array& b) { return ufunc("min", {a, b}); }
 Array power(const Array& a, const Array& b) { return ufunc("pow", {a, b}); }
 Array floor_divide(const Array& a, const Array& b) { return ufunc("floordiv", {a, b}); }
 
+Array astype(const Array& a, ValueType type) {
+    if (a.dtype() == type && !is_weak(a)) return a;
+    return ufunc(std::string(type_name(type)), {a}); // the conversion operators are named by type
+}
+
 } // namespace siskin

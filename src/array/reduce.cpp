@@ -114,8 +114,14 @@ Array arg_reduction(const std::string& what, bool max, const Array& a, std::opti
 Array sum(const Array& a, Axes axis, bool keepdims) {
     return reduction("sum", "add", a, axis, keepdims, sum_type(a.dtype()));
 }
+Array sum(const Array& a, Axes axis, bool keepdims, ValueType dtype) {
+    return reduction("sum", "add", astype(a, dtype), axis, keepdims, dtype);
+}
 Array prod(const Array& a, Axes axis, bool keepdims) {
     return reduction("prod", "mul", a, axis, keepdims, sum_type(a.dtype()));
+}
+Array prod(const Array& a, Axes axis, bool keepdims, ValueType dtype) {
+    return reduction("prod", "mul", astype(a, dtype), axis, keepdims, dtype);
 }
 Array min(const Array& a, Axes axis, bool keepdims) {
     return reduction("min", "min", a, axis, keepdims, a.dtype());
@@ -129,11 +135,24 @@ Array any(const Array& a, Axes axis, bool keepdims) {
 Array all(const Array& a, Axes axis, bool keepdims) {
     return reduction("all", "and", a, axis, keepdims, ValueType::Bool);
 }
-Array mean(const Array& a, Axes axis, bool keepdims) {
-    ValueType t = is_float(a.dtype()) ? a.dtype() : ValueType::Float64;
-    Array total = reduction("mean", "add", a, axis, keepdims, t);
-    // A strong count of the result's own float type keeps float32 float32.
-    return ufunc("div", {total, Array(Scalar::of(static_cast<double>(reduced_count(a, reduced_dims(a, axis, "mean"), "mean"))).cast(t))});
+
+namespace {
+
+Array mean_in(const Array& a, const Axes& axis, bool keepdims, std::optional<ValueType> dtype) {
+    ValueType t = dtype ? *dtype : is_float(a.dtype()) ? a.dtype() : ValueType::Float64;
+    Array total = reduction("mean", "add", dtype ? astype(a, t) : a, axis, keepdims, t);
+    const double count = static_cast<double>(reduced_count(a, reduced_dims(a, axis, "mean"), "mean"));
+    // A strong count of the result's own float type keeps float32 float32; an integer dtype
+    // divides in float64 and truncates back, as NumPy's unsafe cast of the quotient does.
+    if (is_float(t)) return ufunc("div", {total, Array(Scalar::of(count).cast(t))});
+    return astype(ufunc("div", {total, Array(Scalar::of(count))}), t);
+}
+
+} // namespace
+
+Array mean(const Array& a, Axes axis, bool keepdims) { return mean_in(a, axis, keepdims, {}); }
+Array mean(const Array& a, Axes axis, bool keepdims, ValueType dtype) {
+    return mean_in(a, axis, keepdims, dtype);
 }
 Array argmin(const Array& a, std::optional<int> axis, bool keepdims) {
     return arg_reduction("argmin", false, a, axis, keepdims);
