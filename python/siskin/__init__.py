@@ -28,6 +28,20 @@ _pickling.install()  # tensors pickle with their format and fill, buffers out of
 _tensor_slicing.install()  # t[1:3, ::2]: a tensor at once, in t's format (Dask's chunks)
 _dask.register_if_loaded()  # siskin arrays as Dask chunks (again on first use, see _dask)
 
+from . import _array_api
+from ._array_api import (__array_api_version__, arange, argmax, argmin, e, inf, nan, newaxis, pi, std,
+                         var, vecdot, asarray, astype, broadcast_arrays, can_cast,
+                         empty, empty_like, eye, finfo, full, full_like, iinfo, isdtype, linspace,
+                         matrix_transpose, ones, ones_like, positive, result_type, square, zeros,
+                         zeros_like)
+
+# The Array API namespace is this module (docs/python-api.md): its dtypes, element-wise
+# functions and reductions by the standard's names (some shadow builtins here: max, bool, ...).
+globals().update(_array_api.DTYPES)
+globals().update(_array_api.ELEMENTWISE)
+globals().update(_array_api.REDUCTIONS)
+_array_api.install()
+
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None
 SiskinError.line = None
@@ -36,4 +50,6 @@ SiskinError.column = None
 __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compile", "function",
            "run", "kernel_counts", "read", "write", "Array", "lazy", "compute", "einsum", "matmul", "tensordot",
            "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to", "concat",
-           "stack", "reshape", "flip", "tile", "pad"]
+           "stack", "reshape", "flip", "tile", "pad"] + [
+           n for n in _array_api.__all__ if n not in ("DTYPES", "ELEMENTWISE", "REDUCTIONS")] + [
+           *_array_api.DTYPES, *_array_api.ELEMENTWISE, *_array_api.REDUCTIONS]

@@ -86,11 +86,11 @@ class Array:
     def __abs__(self):
         return _wrap(_siskin.unary("abs", self._native))
 
-    def sum(self, axis=None, keepdims=False):
-        return _reduce("sum", self, axis, keepdims)
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        return _reduce("sum", self, axis, keepdims, dtype)
 
-    def prod(self, axis=None, keepdims=False):
-        return _reduce("prod", self, axis, keepdims)
+    def prod(self, axis=None, keepdims=False, dtype=None):
+        return _reduce("prod", self, axis, keepdims, dtype)
 
     def min(self, axis=None, keepdims=False):
         return _reduce("min", self, axis, keepdims)
@@ -104,8 +104,8 @@ class Array:
     def all(self, axis=None, keepdims=False):
         return _reduce("all", self, axis, keepdims)
 
-    def mean(self, axis=None, keepdims=False):
-        return _reduce("mean", self, axis, keepdims)
+    def mean(self, axis=None, keepdims=False, dtype=None):
+        return _reduce("mean", self, axis, keepdims, dtype)
 
     def argmin(self, axis=None, keepdims=False):
         return _wrap(_siskin.arg_reduce("argmin", self._native, axis, keepdims))
@@ -133,10 +133,11 @@ for _name, _op in _COMPARE.items():
 Array.__hash__ = None
 
 
-def _reduce(name, x, axis, keepdims):
+def _reduce(name, x, axis, keepdims, dtype=None):
     if axis is not None and not isinstance(axis, (tuple, list)):
         axis = [axis]
-    return _wrap(_siskin.reduce(name, _operand(x), None if axis is None else list(axis), keepdims))
+    dtype = None if dtype is None else np.dtype(dtype).name
+    return _wrap(_siskin.reduce(name, _operand(x), None if axis is None else list(axis), keepdims, dtype))
 
 
 def lazy(x):

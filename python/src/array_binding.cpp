@@ -111,12 +111,21 @@ void bind_arrays(py::module_& m) {
         {"sum", &sum}, {"prod", &prod}, {"min", &min}, {"max", &max},
         {"any", &any}, {"all", &all},   {"mean", &mean},
     };
+    using TypedReduction = Array (*)(const Array&, Axes, bool, ValueType);
+    static const std::map<std::string, TypedReduction> typed_reductions = {
+        {"sum", &sum}, {"prod", &prod}, {"mean", &mean}};
     m.def("reduce", [](const std::string& name, const py::handle& a, const std::optional<std::vector<int>>& axes,
-                       bool keepdims) {
+                       bool keepdims, const std::optional<std::string>& dtype) {
+        if (dtype) {
+            auto it = typed_reductions.find(name);
+            if (it == typed_reductions.end()) throw Error(fmt::format("{} takes no dtype", name));
+            return it->second(operand(a), axes_of(axes), keepdims, parse_type(*dtype));
+        }
         auto it = reductions.find(name);
         if (it == reductions.end()) throw Error(fmt::format("no reduction '{}'", name));
         return it->second(operand(a), axes_of(axes), keepdims);
-    });
+    }, py::arg("name"), py::arg("a"), py::arg("axes"), py::arg("keepdims"), py::arg("dtype") = py::none());
+    m.def("astype", [](const py::handle& a, const std::string& dtype) { return astype(operand(a), parse_type(dtype)); });
     m.def("arg_reduce", [](const std::string& name, const py::handle& a, std::optional<int> axis, bool keepdims) {
         if (name != "argmin" && name != "argmax") throw Error(fmt::format("no reduction '{}'", name));
         return name == "argmin" ? argmin(operand(a), axis, keepdims) : argmax(operand(a), axis, keepdims);

@@ -211,6 +211,13 @@ void bind_tensor(py::module_& m) {
         .def("equals", &Tensor::equals)
         .def("to_string", &Tensor::to_string, py::arg("max_elements") = 400);
 
+    // A tensor with nothing stored: every element is the fill (creation functions: zeros, full).
+    m.def("filled", [](const std::vector<int64_t>& shape, const std::string& dtype, const py::handle& fill,
+                       const std::string& format) {
+        ValueType type = parse_type(dtype);
+        return std::make_shared<Tensor>(shape, type, scalar_from_python(fill).cast(type),
+                                        Format::parse(format, static_cast<int>(shape.size())));
+    });
     m.def("from_storage", &from_storage, py::arg("shape"), py::arg("dtype"), py::arg("fill"),
           py::arg("format"), py::arg("levels"), py::arg("values"));
     m.def(
