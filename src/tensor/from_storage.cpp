@@ -155,10 +155,12 @@ Tensor Tensor::from_storage(std::vector<int64_t> shape, ValueType type, Scalar f
                                     "levels only",
                                     where),
                         Error::Kind::Unsupported);
-        for (const auto& [name, b] : given[k])
+        for (const auto& entry : given[k]) { // not a structured binding: clang 14 cannot capture one
+            const std::string& name = entry.first;
             if (std::none_of(buffer_specs.begin(), buffer_specs.end(),
                              [&](const levels::BufferSpec& s) { return s.name == name; }))
                 throw Error(fmt::format("{}: a {} level has no buffer '{}'", where, spec.kind, name));
+        }
 
         int64_t num_positions = 0;
         if (buffer_specs.empty()) { // implicit: every coordinate of every fibre
