@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -67,7 +68,6 @@ def command_shared(args, network, compute):
 
 def command_validate(args):
     """mpirun -np P siskin run --distributed --comm-stats on every .mtx file; model vs measured."""
-    import tempfile
     if not distributed_siskin(args.siskin):
         sys.exit(f"{args.siskin}: needs mpirun and a siskin built with MPI (cmake -DSISKIN_MPI=ON)")
     rows = []

@@ -5,7 +5,7 @@ import shutil
 import subprocess
 
 from .matrices import read_pattern
-from .rates import SPMV, write_ones
+from .rates import SPGEMM, SPMV, write_ones
 
 # OpenMPI refuses root and more ranks than cores unless told.
 MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
@@ -24,17 +24,29 @@ def distributed_siskin(siskin):
     return "--comm-stats" in text
 
 
+def _run(siskin, args, ranks, out, timeout):
+    run = subprocess.run([mpirun(), "-np", str(ranks), siskin, "run", *args, "--distributed",
+                          "--comm-stats", out],
+                         capture_output=True, text=True, env={**os.environ, **MPI_ENV}, timeout=timeout)
+    if run.returncode != 0:
+        raise RuntimeError(f"mpirun -np {ranks} siskin run {' '.join(args)} --distributed failed:\n{run.stderr}")
+    with open(out) as f:
+        return json.load(f)
+
+
 def spmv_comm_stats(siskin, matrix, ranks, workdir, timeout=300):
     """The --comm-stats array of one distributed SpMV of the matrix file with x all ones."""
     n = read_pattern(matrix).cols
     x = os.path.join(workdir, f"x{n}.mtx")
     if not os.path.exists(x):
         write_ones(x, n)
-    out = os.path.join(workdir, f"comm-stats-{ranks}.json")
-    run = subprocess.run([mpirun(), "-np", str(ranks), siskin, "run", SPMV, "-i", f"A={matrix}",
-                          "-i", f"x={x}", "--distributed", "--comm-stats", out],
-                         capture_output=True, text=True, env={**os.environ, **MPI_ENV}, timeout=timeout)
-    if run.returncode != 0:
-        raise RuntimeError(f"mpirun -np {ranks} siskin run --distributed on {matrix} failed:\n{run.stderr}")
-    with open(out) as f:
-        return json.load(f)
+    out = os.path.join(workdir, f"spmv-{ranks}.json")
+    return _run(siskin, [SPMV, "-i", f"A={matrix}", "-i", f"x={x}"], ranks, out, timeout)
+
+
+def spgemm_comm_stats(siskin, matrix, ranks, workdir, timeout=300):
+    """The --comm-stats array of one distributed A * A of the matrix file."""
+    out = os.path.join(workdir, f"spgemm-{ranks}.json")
+    product = os.path.join(workdir, "c.tns")
+    return _run(siskin, [SPGEMM, "-i", f"A={matrix}", "-i", f"B={matrix}", "-o", f"C={product}"],
+                ranks, out, timeout)
