@@ -10,7 +10,7 @@ import pytest
 
 from scaleout.compare import compare_records
 from scaleout.matrices import read_pattern
-from scaleout.mpi_run import distributed_siskin, spmv_comm_stats
+from scaleout.mpi_run import distributed_siskin, spgemm_comm_stats, spmv_comm_stats
 
 CLI = os.environ.get("SISKIN_CLI", "")
 
@@ -48,4 +48,14 @@ def test_ranks_that_own_no_rows(tmp_path):
     matrix = str(tmp_path / "small.mtx")
     write_matrix(matrix, 5, 8, seed=9, heavy_row=2)
     ok, report = compare_records(read_pattern(matrix), spmv_comm_stats(CLI, matrix, 7, str(tmp_path)), "rows")
+    assert ok, report
+
+
+@pytest.mark.parametrize("ranks", [2, 3, 4])
+def test_spgemm_counts_equal_the_model(tmp_path, ranks):
+    """A * A fetches the rows of B named by A's halo: lengths, then entries, per neighbour."""
+    matrix = str(tmp_path / "a.mtx")
+    write_matrix(matrix, 41, 120, seed=10 + ranks, heavy_row=3)   # some rows are empty
+    measured = spgemm_comm_stats(CLI, matrix, ranks, str(tmp_path))
+    ok, report = compare_records(read_pattern(matrix), measured, "rows", operations=("spgemm",))
     assert ok, report
