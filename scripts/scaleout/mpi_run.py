@@ -24,9 +24,13 @@ def distributed_siskin(siskin):
     return "--comm-stats" in text
 
 
-def _run(siskin, args, ranks, out, timeout):
+# The model's split names and the command's (--row-split).
+ROW_SPLIT = {"rows": "even", "entries": "entries"}
+
+
+def _run(siskin, args, ranks, split, out, timeout):
     run = subprocess.run([mpirun(), "-np", str(ranks), siskin, "run", *args, "--distributed",
-                          "--comm-stats", out],
+                          "--row-split", ROW_SPLIT[split], "--comm-stats", out],
                          capture_output=True, text=True, env={**os.environ, **MPI_ENV}, timeout=timeout)
     if run.returncode != 0:
         raise RuntimeError(f"mpirun -np {ranks} siskin run {' '.join(args)} --distributed failed:\n{run.stderr}")
@@ -34,19 +38,19 @@ def _run(siskin, args, ranks, out, timeout):
         return json.load(f)
 
 
-def spmv_comm_stats(siskin, matrix, ranks, workdir, timeout=300):
+def spmv_comm_stats(siskin, matrix, ranks, workdir, split="rows", timeout=300):
     """The --comm-stats array of one distributed SpMV of the matrix file with x all ones."""
     n = read_pattern(matrix).cols
     x = os.path.join(workdir, f"x{n}.mtx")
     if not os.path.exists(x):
         write_ones(x, n)
     out = os.path.join(workdir, f"spmv-{ranks}.json")
-    return _run(siskin, [SPMV, "-i", f"A={matrix}", "-i", f"x={x}"], ranks, out, timeout)
+    return _run(siskin, [SPMV, "-i", f"A={matrix}", "-i", f"x={x}"], ranks, split, out, timeout)
 
 
-def spgemm_comm_stats(siskin, matrix, ranks, workdir, timeout=300):
+def spgemm_comm_stats(siskin, matrix, ranks, workdir, split="rows", timeout=300):
     """The --comm-stats array of one distributed A * A of the matrix file."""
     out = os.path.join(workdir, f"spgemm-{ranks}.json")
     product = os.path.join(workdir, "c.tns")
     return _run(siskin, [SPGEMM, "-i", f"A={matrix}", "-i", f"B={matrix}", "-o", f"C={product}"],
-                ranks, out, timeout)
+                ranks, split, out, timeout)

@@ -59,3 +59,13 @@ def test_spgemm_counts_equal_the_model(tmp_path, ranks):
     measured = spgemm_comm_stats(CLI, matrix, ranks, str(tmp_path))
     ok, report = compare_records(read_pattern(matrix), measured, "rows", operations=("spgemm",))
     assert ok, report
+
+
+@pytest.mark.parametrize("ranks", [3, 4])
+def test_the_entries_split_counts_equal_the_model(tmp_path, ranks):
+    matrix = str(tmp_path / "a.mtx")
+    write_matrix(matrix, 41, 200, seed=20 + ranks, heavy_row=30)
+    for run, operations in ((spmv_comm_stats, ("spmv", "halo_setup")), (spgemm_comm_stats, ("spgemm",))):
+        measured = run(CLI, matrix, ranks, str(tmp_path), split="entries")
+        ok, report = compare_records(read_pattern(matrix), measured, "entries", operations=operations)
+        assert ok, report
