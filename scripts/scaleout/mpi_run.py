@@ -51,6 +51,4 @@ def spmv_comm_stats(siskin, matrix, ranks, workdir, split="rows", timeout=300):
 def spgemm_comm_stats(siskin, matrix, ranks, workdir, split="rows", timeout=300):
     """The --comm-stats array of one distributed A * A of the matrix file."""
     out = os.path.join(workdir, f"spgemm-{ranks}.json")
-    product = os.path.join(workdir, "c.tns")
-    return _run(siskin, [SPGEMM, "-i", f"A={matrix}", "-i", f"B={matrix}", "-o", f"C={product}"],
-                ranks, split, out, timeout)
+    return _run(siskin, [SPGEMM, "-i", f"A={matrix}", "-i", f"B={matrix}"], ranks, split, out, timeout)
