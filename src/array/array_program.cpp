@@ -9,6 +9,7 @@
 #include "array/node.hpp"
 #include "io/checked.hpp"
 #include "ir/arg_reduction.hpp"
+#include "siskin/ir/visit.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::array_detail {
@@ -300,10 +301,32 @@ private:
         int64_t extent;
     };
 
-    static ir::Stmt nest(const std::vector<Loop>& loops, ir::Stmt body) {
+    /// The loops around body. A loop whose index is a plain subscript of an input tensor along
+    /// a dimension of its extent is written without bounds (the compiler infers them from the
+    /// tensor), so the kernel does not depend on that size: one kernel serves tensors of every
+    /// shape, e.g. the blocks of a chunked array. The other loops keep their literal bounds.
+    ir::Stmt nest(const std::vector<Loop>& loops, ir::Stmt body) const {
         for (auto it = loops.rbegin(); it != loops.rend(); ++it)
-            body = ir::For::make(it->index, body, literal(0), literal(it->extent));
+            body = inferable(*it, body) ? ir::For::make(it->index, body)
+                                        : ir::For::make(it->index, body, literal(0), literal(it->extent));
         return body;
+    }
+
+    bool inferable(const Loop& loop, const ir::Stmt& body) const {
+        bool found = false;
+        ir::visit(body, {}, [&](const ir::Expr& e) {
+            const auto* access = e->as<ir::Access>();
+            if (found || !access) return;
+            auto input = out_.inputs.find(access->tensor);
+            if (input == out_.inputs.end()) return;
+            const std::vector<int64_t>& shape = input->second->shape();
+            for (size_t d = 0; d < access->indices.size() && d < shape.size(); ++d) {
+                const auto* index = access->indices[d]->as<ir::Index>();
+                if (index && !index->slice && index->name == loop.index && shape[d] == loop.extent)
+                    found = true;
+            }
+        });
+        return found;
     }
 
     /// Statements that write `a` into `target`, looping over its dimensions in `order` (the
