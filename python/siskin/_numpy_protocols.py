@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from . import _arrays, _dask
+from ._array_api import astype
 from ._arrays import Array
 from ._tensor import Tensor, asarray
 
@@ -40,8 +41,8 @@ def _dtype_of(x):
 
 
 def _cast(x, dtype):
-    """x converted to dtype where that only widens (multiplying by a strong 1 of dtype promotes
-    without changing any value: -0.0, NaN and inf stay); _Unsupported otherwise."""
+    """x converted to dtype as NumPy's default casting ('same_kind') allows (a lazy astype,
+    fused with what reads it); _Unsupported for a cast NumPy would refuse."""
     if dtype is None:
         return x
     dtype = np.dtype(dtype)
@@ -49,9 +50,9 @@ def _cast(x, dtype):
         return dtype.type(x).item() if dtype.kind in "biuf" else x
     if x.dtype == dtype:
         return x
-    if dtype.kind not in "biuf" or np.promote_types(x.dtype, dtype) != dtype:
+    if dtype.kind not in "biuf" or not np.can_cast(x.dtype, dtype, casting="same_kind"):
         raise _Unsupported
-    return _arrays.ufunc("multiply", x, asarray(np.ones((), dtype=dtype)))
+    return astype(x, dtype)
 
 
 # ---- ufuncs: every ufunc of docs/ufuncs.md, by NumPy's name (siskin's registry knows them) ----
@@ -107,13 +108,9 @@ def _reduce(name, a, axis=None, dtype=None, keepdims=False):
     a = _siskin_operand(a)
     if isinstance(a, (bool, int, float)):
         a = asarray(np.asarray(a))
-    if dtype is not None and name in ("any", "all"):
+    if dtype is not None and (name in ("any", "all") or np.dtype(dtype).kind not in "biuf"):
         raise _Unsupported
-    a = _cast(a, dtype)
-    result = _arrays._reduce(name, a, _axes(axis, a.ndim), bool(keepdims))
-    if dtype is not None and result.dtype != np.dtype(dtype):
-        raise _Unsupported  # mean of float32 asked in a narrower type
-    return result
+    return _arrays._reduce(name, a, _axes(axis, a.ndim), bool(keepdims), dtype)
 
 
 def _ufunc_reduce(ufunc, inputs, kwargs):

@@ -107,6 +107,12 @@ def test_reduction_dtypes(rng):
     assert_same(np.mean(A, axis=1, dtype=np.float64).to_numpy(), np.mean(a, axis=1, dtype=np.float64))
     assert_same(np.sum(A).to_numpy(), np.asarray(np.sum(a)))  # int16 sums in int64, as NumPy
     assert_same(np.add(A, A, dtype=np.int64).to_numpy(), np.add(a, a, dtype=np.int64))
+    f = random_dense(rng, (3, 4))
+    F = siskin.asarray(f, format="csr")
+    assert_same(np.sum(F, axis=1, dtype=np.float32).to_numpy(), np.sum(f, axis=1, dtype=np.float32),
+                rtol=1e-6)  # summed in float32, as NumPy's dtype= does
+    assert_same(np.multiply(F, F, dtype=np.float32).to_numpy(), np.multiply(f, f, dtype=np.float32),
+                rtol=1e-6)
 
 
 @pytest.mark.parametrize("case", CASES[:2], ids=lambda c: f"{c[0]}-fill{c[1]}")
@@ -170,7 +176,7 @@ def test_what_siskin_does_not_do_is_numpys_type_error(pair):
     out = np.empty(a.shape)
     for call in [lambda: np.cumsum(A), lambda: np.sort(A), lambda: np.add.accumulate(A),
                  lambda: np.add(A, B, out=out), lambda: np.sum(A, out=np.empty(())),
-                 lambda: np.sin(A), lambda: np.sum(A, dtype=np.float32),
+                 lambda: np.sin(A), lambda: np.divide(A, B, dtype=np.int64),
                  lambda: np.where(A), lambda: np.add.outer(A, B),
                  lambda: np.sum(A, where=a > 0), lambda: np.add(A, "x")]:
         with pytest.raises(TypeError):
