@@ -35,6 +35,15 @@ dense = W.to_numpy()
 assert np.array_equal(step, np.min(d[:, None] + dense, axis=0)), "(min, +) differs from NumPy"
 print(f"(min, +) step from vertex 0 under fill inf: {np.isfinite(step).sum()} vertices reached")
 
+# The Array API namespace is the siskin module: lazy expressions, one kernel when computed.
+S = siskin.asarray(A)
+xp = S.__array_namespace__()
+degree = np.asarray(xp.sum(xp.astype(S != 0, xp.int64), axis=1))
+assert np.array_equal(degree, np.diff(A.indptr)), "degrees differ from SciPy's"
+empty = xp.zeros(A.shape, format="csr")
+print(f"Array API: {xp.__name__}.sum(astype(A != 0, int64), axis=1) gives the degrees "
+      f"(max {degree.max()}); zeros(format='csr') stores {empty.nnz} entries")
+
 # A user function with its properties, and the C siskin generates.
 siskin.function("def absmax(a: float64, b: float64) -> float64 { return max(abs(a), abs(b)) }",
                 commutative=True, associative=True, identity=0.0, replace=True)
