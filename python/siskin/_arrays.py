@@ -209,6 +209,13 @@ def reshape(x, shape):
 
 
 def flip(x, axis=None):
+    """The elements in reverse order along axis: an int, a tuple of them (the Array API's), or
+    None for every axis."""
+    if isinstance(axis, (tuple, list)):
+        x = lazy(x)
+        for a in axis:
+            x = _wrap(_siskin.flip(x._native, a))
+        return x
     return _wrap(_siskin.flip(_operand(x), axis))
 
 
