@@ -147,6 +147,8 @@ public:
     const Tensor& diagonal() const { return diagonal_; }
     const Tensor& off_diagonal() const { return off_diagonal_; }
     const std::vector<int64_t>& column_map() const { return column_map_; }
+    /// Whether every stored value of both blocks is finite (scanned once, when built).
+    bool finite() const { return finite_; }
     /// The exchange of vector entries the off-diagonal block needs, computed once.
     const HaloPlan& halo() const { return *halo_; }
 
@@ -157,6 +159,7 @@ private:
     RowPartition rows_, columns_;
     Tensor diagonal_, off_diagonal_;
     std::vector<int64_t> column_map_;
+    bool finite_ = false;
     std::shared_ptr<const HaloPlan> halo_;
 };
 

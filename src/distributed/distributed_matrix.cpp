@@ -8,6 +8,7 @@
 #include "distributed/gather.hpp"
 #include "distributed/halo_plan.hpp"
 #include "distributed/parallel_read.hpp"
+#include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::distributed {
@@ -41,6 +42,7 @@ DistributedMatrix::DistributedMatrix(RowPartition rows, RowPartition columns, Te
                                         k, c, columns_.size() - 1));
         }
     });
+    finite_ = TensorSignature::of(diagonal_, true).finite && TensorSignature::of(off_diagonal_, true).finite;
     halo_ = std::make_shared<const HaloPlan>(columns_, column_map_);
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "compiler/kernel_impl.hpp"
 #include "siskin/ir/text.hpp"
 
 namespace siskin::distributed {
@@ -58,12 +59,18 @@ std::map<std::string, CompiledProgram>& cache() {
     return programs;
 }
 
+// The kind of input a kernel is compiled for: signatures (finiteness included: a kernel for
+// finite values may skip 0 * x) and shapes.
 std::string key_of(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
-                   const std::map<std::string, OutputSpec>& outputs, std::string_view use) {
+                   const std::map<std::string, OutputSpec>& outputs, std::string_view use,
+                   const LocalProgram::KnownFinite& known) {
     std::string key = fmt::format("{}\n{}\n", use, text);
-    for (const auto& [name, t] : inputs)
-        key += fmt::format("{}:{}:{}\n", name, TensorSignature::of(*t, true).to_string(),
-                           fmt::join(t->shape(), "x"));
+    for (const auto& [name, t] : inputs) {
+        auto it = known.find(name);
+        TensorSignature sig = TensorSignature::of(*t, it == known.end());
+        if (it != known.end()) sig.finite = it->second;
+        key += fmt::format("{}:{}:{}\n", name, sig.to_string(), fmt::join(t->shape(), "x"));
+    }
     for (const auto& [name, spec] : outputs) {
         key += name + ":";
         if (spec.format) key += spec.format->to_string();
@@ -80,8 +87,9 @@ std::string key_of(const std::string& text, const std::map<std::string, const Te
 LocalProgram::LocalProgram(std::string text) : text_(std::move(text)), program_(ir::parse_program(text_)) {}
 
 std::map<std::string, Tensor> LocalProgram::run(const std::map<std::string, const Tensor*>& inputs,
-                                                const std::map<std::string, OutputSpec>& outputs) const {
-    std::string key = key_of(text_, inputs, outputs, "run");
+                                                const std::map<std::string, OutputSpec>& outputs,
+                                                const KnownFinite& known) const {
+    std::string key = key_of(text_, inputs, outputs, "run", known);
     auto it = cache().find(key);
     if (it == cache().end())
         it = cache().emplace(key, compile_once(key, program_, inputs, outputs)).first;
@@ -89,17 +97,18 @@ std::map<std::string, Tensor> LocalProgram::run(const std::map<std::string, cons
 }
 
 void LocalProgram::update(const std::map<std::string, const Tensor*>& inputs, const std::string& name,
-                          Tensor& output) const {
+                          Tensor& output, const KnownFinite& known) const {
     std::map<std::string, OutputSpec> specs;
     specs[name].start = &output;
-    std::string key = key_of(text_, inputs, specs, "update");
+    std::string key = key_of(text_, inputs, specs, "update", known);
     auto it = cache().find(key);
     if (it == cache().end())
         it = cache().emplace(key, compile_once(key, program_, inputs, specs)).first;
     std::map<std::string, Tensor> outputs;
     outputs.emplace(name, std::move(output));
     try {
-        it->second.kernel->run(inputs, outputs);
+        // The key's signatures were checked above (finiteness included): no second scan.
+        it->second.kernel->impl().run(inputs, outputs, false);
     } catch (...) {
         output = std::move(outputs.at(name));
         throw;

@@ -11,14 +11,19 @@ namespace siskin::distributed {
 
 class LocalProgram {
 public:
+    /// Whether the values of some inputs are all finite, known beforehand (a matrix's blocks,
+    /// scanned once when built): those are not scanned again on every run.
+    using KnownFinite = std::map<std::string, bool>;
+
     explicit LocalProgram(std::string text);
     /// The outputs of the program on `inputs` (fresh tensors; OutputSpec as evaluate_compiled).
     std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs,
-                                      const std::map<std::string, OutputSpec>& outputs = {}) const;
+                                      const std::map<std::string, OutputSpec>& outputs = {},
+                                      const KnownFinite& known = {}) const;
     /// Runs the program with its one output `output` starting from that tensor's values (a
     /// dense tensor), which the kernel updates in place: `y[i] += B[i,j] * h[j]` adds onto y.
     void update(const std::map<std::string, const Tensor*>& inputs, const std::string& name,
-                Tensor& output) const;
+                Tensor& output, const KnownFinite& known = {}) const;
     const ir::Program& program() const { return program_; }
 
 private:

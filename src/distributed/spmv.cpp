@@ -25,9 +25,10 @@ DistributedVector spmv(const DistributedMatrix& a, const DistributedVector& x) {
         // error still completes them, so a failing kernel on one rank leaves no rank waiting.
         HaloExchange exchange(a.halo(), x.local(), "spmv");
         collectively(comm, [&] {
-            y = diagonal.run({{"A", &a.diagonal()}, {"x", &x.local()}}).at("y");
+            y = diagonal.run({{"A", &a.diagonal()}, {"x", &x.local()}}, {}, {{"A", a.finite()}}).at("y");
             Tensor halo = exchange.finish();
-            if (halo.shape()[0] > 0) off_diagonal.update({{"B", &a.off_diagonal()}, {"h", &halo}}, "y", y);
+            if (halo.shape()[0] > 0)
+                off_diagonal.update({{"B", &a.off_diagonal()}, {"h", &halo}}, "y", y, {{"B", a.finite()}});
         });
     }
     return DistributedVector(a.rows(), std::move(y));
