@@ -9,8 +9,10 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "distributed/agreement.hpp"
+#include "io/frostt_entries.hpp"
 #include "io/matrix_market_entries.hpp"
 #include "io/text_scanner.hpp"
 #include "siskin/error.hpp"
@@ -157,36 +159,189 @@ EntryWords read_array_part(io::TextScanner& sc, const io::MatrixMarketPreamble& 
 
 } // namespace
 
-EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOptions& options) {
+namespace {
+
+// This rank's share of the bytes [data_offset, end of file), split evenly: the lines that start
+// in it, and the number of newlines in them.
+struct Share {
+    std::string text;
+    long long newlines = 0;
+};
+
+Share read_share(const File& file, int64_t data_offset, int rank, int p) {
+    int64_t bytes = file.size() - data_offset;
+    auto nominal = [&](int r) { return data_offset + static_cast<int64_t>(static_cast<__int128>(bytes) * r / p); };
+    int64_t first = rank == 0 ? data_offset : file.line_start_from(nominal(rank));
+    int64_t last = rank == p - 1 ? file.size() : file.line_start_from(nominal(rank + 1));
+    Share s;
+    s.text = file.read(first, std::max(last, first));
+    s.newlines = static_cast<long long>(std::count(s.text.begin(), s.text.end(), '\n'));
+    return s;
+}
+
+// The number of lines before this rank's share, in the whole of the shares.
+long long lines_before(long long newlines, MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    long long before = 0;
+    MPI_Exscan(&newlines, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    return rank == 0 ? 0 : before;
+}
+
+// The comments before a .tns file's first entry, and where that entry is.
+struct FrosttPreamble {
+    std::optional<std::vector<int64_t>> shape;
+    std::optional<std::pair<std::string, int64_t>> fill_text;
+    int nd = -1;             // from the shape comment, the read options, or the first entry
+    int64_t data_offset = 0; // the first entry line's first byte (the file's size when none)
+    int64_t data_line = 1;
+};
+
+FrosttPreamble read_frostt_preamble(const File& file, const std::string& path, const ReadOptions& options) {
+    for (int64_t prefix = 1 << 16;; prefix *= 2) {
+        std::string text = file.read(0, prefix);
+        bool whole = static_cast<int64_t>(text.size()) == file.size();
+        io::TextScanner sc(text, path);
+        FrosttPreamble p;
+        size_t offset = 0;
+        bool found = false;
+        while (sc.next_line()) {
+            std::string_view line = sc.line();
+            size_t start = offset;
+            offset = static_cast<size_t>(line.data() - text.data()) + line.size();
+            offset = std::min(text.find('\n', offset) == std::string::npos ? text.size() : text.find('\n', offset) + 1,
+                              text.size());
+            bool complete = whole || text.find('\n', start) != std::string::npos;
+            if (!complete) break; // the line goes on past the prefix
+            std::string_view rest = sc.rest();
+            if (rest.empty()) continue;
+            if (rest.front() == '#') {
+                bool had_shape = p.shape.has_value();
+                io::parse_frostt_comment(sc, rest.substr(1), p.shape, p.fill_text);
+                if (!had_shape && p.shape) {
+                    io::check_frostt_rank(sc, static_cast<int64_t>(p.shape->size()));
+                    if (options.shape && *options.shape != *p.shape)
+                        sc.fail(fmt::format("the file's shape [{}] differs from the requested shape [{}]",
+                                            fmt::join(*p.shape, ", "), fmt::join(*options.shape, ", ")));
+                }
+                continue;
+            }
+            p.data_offset = static_cast<int64_t>(start);
+            p.data_line = sc.line_number();
+            int64_t fields = 0;
+            for (std::string_view tok = sc.token(); !tok.empty(); tok = sc.token()) ++fields;
+            int64_t rank = p.shape ? static_cast<int64_t>(p.shape->size())
+                           : options.shape ? static_cast<int64_t>(options.shape->size())
+                                           : fields - 1;
+            io::check_frostt_rank(sc, rank);
+            p.nd = static_cast<int>(rank);
+            found = true;
+            break;
+        }
+        if (found) return p;
+        if (whole) {
+            p.data_offset = file.size();
+            p.data_line = sc.line_number();
+            p.nd = p.shape ? static_cast<int>(p.shape->size()) : options.shape ? static_cast<int>(options.shape->size()) : -1;
+            return p;
+        }
+    }
+}
+
+// This rank's entries of a .tns file.
+EntryWords read_frostt_part(const std::string& path, MPI_Comm comm, const ReadOptions& options) {
     int p = 0, rank = 0;
     MPI_Comm_size(comm, &p);
     MPI_Comm_rank(comm, &rank);
-    if (!path.ends_with(".mtx") && !path.ends_with(".MTX"))
-        throw Error(fmt::format("'{}': a distributed read takes Matrix Market (.mtx) files", path),
-                    Error::Kind::Unsupported);
+    std::optional<File> file;
+    FrosttPreamble pre;
+    Share share;
+    ValueType type = options.type.value_or(ValueType::Float64);
+    int wanted = options.ndims.value_or(2);
+    collectively(comm, [&] {
+        file.emplace(path);
+        pre = read_frostt_preamble(*file, path, options);
+        share = read_share(*file, pre.data_offset, rank, p);
+    });
+    io::TextScanner sc(share.text, path, pre.data_line + lines_before(share.newlines, comm));
+    std::vector<int64_t> largest, coords;
+    std::vector<Scalar> values;
+    collectively(comm, [&] {
+        const std::vector<int64_t>* shape = pre.shape ? &*pre.shape : options.shape ? &*options.shape : nullptr;
+        std::vector<std::string_view> tokens;
+        std::optional<std::vector<int64_t>> late_shape;
+        std::optional<std::pair<std::string, int64_t>> late_fill;
+        while (sc.next_line()) {
+            std::string_view rest = sc.rest();
+            if (rest.empty()) continue;
+            if (rest.front() == '#') {
+                io::parse_frostt_comment(sc, rest.substr(1), late_shape, late_fill);
+                if (late_shape)
+                    sc.fail(pre.shape ? "a second shape comment" : "the shape comment must come before the entries");
+                if (late_fill)
+                    throw Error(fmt::format("{}:{}: a fill comment after the first entry (a distributed read "
+                                            "takes it before the entries)",
+                                            path, sc.line_number()),
+                                Error::Kind::Unsupported);
+                continue;
+            }
+            tokens.clear();
+            for (std::string_view tok = sc.token(); !tok.empty(); tok = sc.token()) tokens.push_back(tok);
+            Scalar value;
+            io::parse_frostt_entry(sc, tokens, pre.nd, shape, type, largest, coords, value);
+            values.push_back(value);
+        }
+    });
+    EntryWords out;
+    out.type = type;
+    std::vector<long long> mine(static_cast<size_t>(std::max(pre.nd, 0)), 0), all(mine.size(), 0);
+    for (size_t m = 0; m < largest.size(); ++m) mine[m] = largest[m];
+    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_LONG_LONG, MPI_MAX, comm);
+    collectively(comm, [&] {
+        std::vector<int64_t> shape = pre.shape ? *pre.shape
+                                     : options.shape ? *options.shape
+                                                     : std::vector<int64_t>(all.begin(), all.end());
+        if (pre.nd < 0)
+            throw Error(fmt::format("{}: no entries and no shape: give the shape in a '# shape: ...' comment "
+                                    "or in the read options",
+                                    path));
+        if (static_cast<int>(shape.size()) != wanted)
+            throw Error(fmt::format("'{}' holds a tensor of {} dimensions; a distributed {} has {}", path,
+                                    shape.size(), wanted == 2 ? "matrix" : "vector", wanted));
+        out.shape = wanted == 2 ? shape : std::vector<int64_t>{shape[0], 1};
+        out.fill = Scalar::zero(type);
+        if (options.fill) out.fill = *options.fill;
+        else if (pre.fill_text) {
+            try {
+                out.fill = Scalar::parse(pre.fill_text->first, type);
+            } catch (const Error& e) {
+                throw Error("fill comment: " + e.message(), Error::Kind::User,
+                            SourceLocation{path, pre.fill_text->second, 0});
+            }
+        }
+        for (size_t k = 0; k < values.size(); ++k) {
+            if (wanted == 2) out.add(coords[2 * k], coords[2 * k + 1], values[k]);
+            else out.add(coords[k], 0, values[k]);
+        }
+    });
+    return out;
+}
+
+// This rank's entries of a Matrix Market file.
+EntryWords read_matrix_market_part(const std::string& path, MPI_Comm comm, const ReadOptions& options) {
+    int p = 0, rank = 0;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &rank);
     std::optional<File> file;
     Preamble pre;
-    std::string text;
-    int64_t first = 0, last = 0;
-    long long newlines = 0;
+    Share share;
     collectively(comm, [&] {
         file.emplace(path);
         pre = read_preamble(*file, path, options);
-        // Nominal ranges split the entry bytes evenly; each rank takes the lines that start in
-        // its range.
-        int64_t bytes = file->size() - pre.data_offset;
-        auto nominal = [&](int r) {
-            return pre.data_offset + static_cast<int64_t>(static_cast<__int128>(bytes) * r / p);
-        };
-        first = rank == 0 ? pre.data_offset : file->line_start_from(nominal(rank));
-        last = rank == p - 1 ? file->size() : file->line_start_from(nominal(rank + 1));
-        last = std::max(last, first);
-        text = file->read(first, last);
-        newlines = static_cast<long long>(std::count(text.begin(), text.end(), '\n'));
+        share = read_share(*file, pre.data_offset, rank, p);
     });
-    long long lines_before = 0;
-    MPI_Exscan(&newlines, &lines_before, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    if (rank == 0) lines_before = 0;
+    const std::string& text = share.text;
+    long long first_line = pre.data_line + lines_before(share.newlines, comm);
 
     const io::MatrixMarketPreamble& h = pre.header;
     const io::MatrixMarketLayout& layout = pre.layout;
@@ -196,7 +351,7 @@ EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOption
     bool vector = layout.shape.size() == 1;
     out.shape = vector ? std::vector<int64_t>{layout.shape[0], 1} : layout.shape;
     long long parsed = 0;
-    io::TextScanner sc(text, path, pre.data_line + lines_before);
+    io::TextScanner sc(text, path, first_line);
     if (!h.coordinate) return read_array_part(sc, h, layout, std::move(out), comm);
     collectively(comm, [&] {
         auto add = [&](int64_t r, int64_t c, const Scalar& v) {
@@ -219,7 +374,7 @@ EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOption
     collectively(comm, [&] {
         if (total > h.entries && before + parsed > h.entries) {
             // Parse again up to the first entry past the count, for its line number.
-            io::TextScanner again(text, path, pre.data_line + lines_before);
+            io::TextScanner again(text, path, first_line);
             for (long long k = before; io::read_matrix_market_entry(again, h, layout); ++k)
                 if (k == h.entries)
                     again.fail(fmt::format("more entries than the {} declared on the size line "
@@ -232,6 +387,19 @@ EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOption
                                 total, h.entries, h.size_line));
     });
     return out;
+}
+
+} // namespace
+
+EntryWords read_my_part(const std::string& path, MPI_Comm comm, const ReadOptions& options) {
+    std::string lower = path;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.ends_with(".mtx")) return read_matrix_market_part(path, comm, options);
+    if (lower.ends_with(".tns")) return read_frostt_part(path, comm, options);
+    collectively(comm, [&] {
+        throw Error(fmt::format("'{}': unknown tensor file extension (expected .mtx or .tns)", path));
+    });
+    return {};
 }
 
 } // namespace siskin::distributed

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "io/frostt_entries.hpp"
 #include "io/text_scanner.hpp"
 #include "io/value_text.hpp"
 #include "io/writers.hpp"
@@ -27,11 +28,11 @@ std::string_view trim(std::string_view v) {
     return v;
 }
 
-// Handles a "# shape: ..." or "# fill: ..." comment (`comment` starts after the '#'); other
-// comments are ignored.
-void parse_comment(io::TextScanner& sc, std::string_view comment,
-                   std::optional<std::vector<int64_t>>& shape,
-                   std::optional<std::pair<std::string, int64_t>>& fill) {
+} // namespace
+
+void io::parse_frostt_comment(io::TextScanner& sc, std::string_view comment,
+                              std::optional<std::vector<int64_t>>& shape,
+                              std::optional<std::pair<std::string, int64_t>>& fill) {
     comment = trim(comment);
     if (comment.starts_with("shape:")) {
         if (shape) sc.fail("a second shape comment");
@@ -51,15 +52,40 @@ void parse_comment(io::TextScanner& sc, std::string_view comment,
     }
 }
 
+void io::parse_frostt_entry(const io::TextScanner& sc, const std::vector<std::string_view>& tokens, int nd,
+                            const std::vector<int64_t>* shape, ValueType type, std::vector<int64_t>& largest,
+                            std::vector<int64_t>& coords, Scalar& value) {
+    if (static_cast<int>(tokens.size()) == nd) sc.fail(fmt::format("missing value after the {} indices", nd));
+    if (static_cast<int>(tokens.size()) != nd + 1)
+        sc.fail(fmt::format("expected {} indices and a value, found {} fields", nd, tokens.size()));
+    if (largest.size() != static_cast<size_t>(nd)) largest.assign(static_cast<size_t>(nd), 0);
+    for (int m = 0; m < nd; ++m) {
+        int64_t v = sc.parse_int(tokens[static_cast<size_t>(m)], "index");
+        if (v == 0) sc.fail(fmt::format("index 0 in mode {}: .tns indices start at 1", m));
+        if (v < 0) sc.fail(fmt::format("negative index {} in mode {}", v, m));
+        if (shape && v > (*shape)[static_cast<size_t>(m)])
+            sc.fail(fmt::format("index {} in mode {} is out of range 1..{}", v, m, (*shape)[static_cast<size_t>(m)]));
+        largest[static_cast<size_t>(m)] = std::max(largest[static_cast<size_t>(m)], v);
+        coords.push_back(v - 1);
+    }
+    value = sc.parse_value(tokens.back(), type);
+}
+
+namespace {
+
+} // namespace
+
 // The rank limit, checked where the rank is first known: a line of 20,000 indices is refused
 // there, before anything is built from it.
-void check_rank_at(const io::TextScanner& sc, int64_t rank) {
+void io::check_frostt_rank(const io::TextScanner& sc, int64_t rank) {
     try {
         check_rank(rank, "the tensor");
     } catch (const Error& e) {
         sc.fail(e.message());
     }
 }
+
+namespace {
 
 Tensor read_text(std::string_view text, const std::string& name, const ReadOptions& options) {
     io::TextScanner sc(text, name);
@@ -76,10 +102,10 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         if (rest.empty()) continue;
         if (rest.front() == '#') {
             bool had_shape = header_shape.has_value();
-            parse_comment(sc, rest.substr(1), header_shape, fill_text);
+            io::parse_frostt_comment(sc, rest.substr(1), header_shape, fill_text);
             if (!had_shape && header_shape) {
                 if (nd >= 0) sc.fail("the shape comment must come before the entries");
-                check_rank_at(sc, static_cast<int64_t>(header_shape->size()));
+                io::check_frostt_rank(sc, static_cast<int64_t>(header_shape->size()));
                 nd = static_cast<int>(header_shape->size());
                 if (options.shape && *options.shape != *header_shape)
                     sc.fail(fmt::format("the file's shape {} differs from the requested shape {}",
@@ -92,29 +118,15 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         if (nd < 0) {
             int64_t rank = options.shape ? static_cast<int64_t>(options.shape->size())
                                          : static_cast<int64_t>(tokens.size()) - 1;
-            check_rank_at(sc, rank);
+            io::check_frostt_rank(sc, rank);
             nd = static_cast<int>(rank);
         }
-        if (largest.size() != static_cast<size_t>(nd)) largest.assign(static_cast<size_t>(nd), 0);
-        if (static_cast<int>(tokens.size()) == nd)
-            sc.fail(fmt::format("missing value after the {} indices", nd));
-        if (static_cast<int>(tokens.size()) != nd + 1)
-            sc.fail(fmt::format("expected {} indices and a value, found {} fields", nd,
-                                tokens.size()));
         const std::vector<int64_t>* shape = header_shape ? &*header_shape
                                             : options.shape ? &*options.shape
                                                             : nullptr;
-        for (int m = 0; m < nd; ++m) {
-            int64_t v = sc.parse_int(tokens[static_cast<size_t>(m)], "index");
-            if (v == 0) sc.fail(fmt::format("index 0 in mode {}: .tns indices start at 1", m));
-            if (v < 0) sc.fail(fmt::format("negative index {} in mode {}", v, m));
-            if (shape && v > (*shape)[static_cast<size_t>(m)])
-                sc.fail(fmt::format("index {} in mode {} is out of range 1..{}", v, m,
-                                    (*shape)[static_cast<size_t>(m)]));
-            largest[static_cast<size_t>(m)] = std::max(largest[static_cast<size_t>(m)], v);
-            list.coords.push_back(v - 1);
-        }
-        list.values.push_back(sc.parse_value(tokens.back(), type));
+        Scalar value;
+        io::parse_frostt_entry(sc, tokens, nd, shape, type, largest, list.coords, value);
+        list.values.push_back(value);
     }
 
     std::vector<int64_t> shape;
