@@ -75,8 +75,9 @@ enum class RowSplit {
 };
 
 struct DistributeOptions {
-    /// The format of both local blocks (a 2-D format; csr by default).
-    Format local_format = Format::csr();
+    /// The format of both local blocks (a 2-D format). Default: csr, with a pattern leaf where a
+    /// serial read takes one (a pattern Matrix Market file read as bool with fill false).
+    std::optional<Format> local_format;
     RowSplit split = RowSplit::Even;
     /// These rows instead of `split` (a matrix that must be partitioned as another: SpGEMM's B
     /// by rows as A's columns, an elementwise operand as the first).

@@ -80,7 +80,8 @@ DistributedMatrix distribute_entries(EntryWords entries, MPI_Comm comm, const Di
     }
     int64_t n = owned.shape.at(1);
     RowPartition columns = n == rows.size() ? rows : RowPartition::even(n, comm);
-    return matrix_from_entries(owned, rows, columns, options.local_format, options.read.duplicates);
+    Format local = options.local_format.value_or(Format(Format::csr().levels(), owned.leaf));
+    return matrix_from_entries(owned, rows, columns, local, options.read.duplicates);
 }
 
 } // namespace siskin::distributed

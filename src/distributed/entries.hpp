@@ -24,6 +24,7 @@ struct EntryWords {
     ValueType type = ValueType::Float64;
     Scalar fill;
     std::vector<int64_t> words; // row, column, value bits; global coordinates
+    Leaf leaf = Leaf::Element;  // the leaf a serial read gives the matrix (Pattern for pattern files)
 
     void add(int64_t row, int64_t col, const Scalar& v) {
         words.push_back(row);

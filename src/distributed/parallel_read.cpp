@@ -348,6 +348,7 @@ EntryWords read_matrix_market_part(const std::string& path, MPI_Comm comm, const
     EntryWords out;
     out.type = layout.type;
     out.fill = layout.fill;
+    out.leaf = layout.format.leaf();
     bool vector = layout.shape.size() == 1;
     out.shape = vector ? std::vector<int64_t>{layout.shape[0], 1} : layout.shape;
     long long parsed = 0;
