@@ -1,6 +1,7 @@
 /* The C that kernels with a parallel loop include (after siskin_prelude.h), compiled with
- * -fopenmp: how a loop's iterations are cut into one chunk per thread, and how an error raised
- * in a chunk reaches the kernel's return value.
+ * -fopenmp: how a loop's iterations are cut into one chunk per thread, how an error raised in a
+ * chunk reaches the kernel's return value, and the per-thread parts of sparse outputs and
+ * workspaces (below).
  *
  * A chunk is a range of consecutive iterations. Chunks are balanced by work: an iteration i
  * weighs 1 plus the entries of the fibre it walks (pos[i + 1] - pos[i] of the level below the
@@ -59,6 +60,43 @@ static inline void siskin_chunk_failed(int *status, int *failed_chunk, int t, in
             *status = chunk_status;
         }
     }
+}
+
+/* Waits until every thread of the region got here (an orphaned barrier binds to the region of
+ * the calling thread). */
+static inline void siskin_team_barrier(void) {
+#pragma omp barrier
+}
+
+/* Per-thread parts of an output or a workspace. Thread 0 works in the kernel's own buffers;
+ * thread t > 0 in buffers of its own, made here. A part of an output is joined after thread
+ * t - 1's part (siskin_part_join); rows are cut into chunks in order, so the joined buffers hold
+ * what one thread would have appended, in the same order. */
+static inline siskin_buffer siskin_part_empty(void) {
+    siskin_buffer b = {NULL, 0, 0};
+    return b;
+}
+
+/* A thread's own copy of a workspace's buffer as it is before the loop (each row leaves the
+ * workspace as it found it, so the copy serves every row of the chunk): SISKIN_OK or
+ * SISKIN_ERR_ALLOC. */
+static inline int siskin_part_copy(siskin_buffer *own, const siskin_buffer *shared, size_t elem_size) {
+    if (shared->capacity == 0) return SISKIN_OK;
+    if (siskin_buffer_grow(own, shared->capacity, elem_size) != SISKIN_OK) return SISKIN_ERR_ALLOC;
+    memcpy(own->data, shared->data, (size_t)shared->capacity * elem_size);
+    return SISKIN_OK;
+}
+
+/* Copies the first n elements of a thread's own buffer to element `at` of the kernel's (grown to
+ * hold them beforehand). */
+static inline void siskin_part_join(siskin_buffer *shared, const siskin_buffer *own, int64_t at,
+                                    int64_t n, size_t elem_size) {
+    if (n > 0) memcpy((char *)shared->data + (size_t)at * elem_size, own->data, (size_t)n * elem_size);
+}
+
+static inline void siskin_part_free(siskin_buffer *own, size_t elem_size) {
+    siskin_block_free(own->data, (size_t)own->capacity * elem_size);
+    *own = siskin_part_empty();
 }
 
 #endif

@@ -123,6 +123,36 @@ struct ParallelLoop {
         std::string combine; // the operator helper
     };
     std::vector<Reduction> reductions;
+    /// A buffer of the kernel (`siskin_buffer *buffer`, its typed data pointer `data`) that each
+    /// thread but the first replaces by one of its own in its chunk.
+    struct Part {
+        std::string buffer;
+        std::string data;
+        Type element;
+        int64_t element_size;
+    };
+    /// A sparse output level appended fibre by fibre, fibre v in iteration v (a CSR output's
+    /// columns): thread t > 0 appends its chunk's entries to its own `parts`, counting from 0 in
+    /// its own `count`, and stores those counts at positions[v + 1]; after the chunks the parts
+    /// are joined in chunk order into the output's buffers (grown once, by the first thread), each
+    /// thread adding its part's offset to its positions. `count` then holds the total. A total
+    /// above `limit` (32-bit positions; 0: none) stops the kernel with SISKIN_ERR_INDEX_OVERFLOW.
+    struct Append {
+        std::string count;
+        std::string positions;
+        Type position_type;
+        int64_t limit = 0;
+        std::vector<Part> parts;
+    };
+    std::vector<Append> appends;
+    /// A workspace the iterations fill and empty again (the Gustavson row workspace): thread
+    /// t > 0 works in its own copy of `parts` as they are before the loop, and of the variables
+    /// `vars` (int64_t, such as its number of touched slots).
+    struct Workspace {
+        std::vector<Part> parts;
+        std::vector<std::string> vars;
+    };
+    std::vector<Workspace> workspaces;
     /// The positions array of the level below the loop's (pos[v] .. pos[v + 1] is the fibre
     /// iteration v walks), to balance chunks by entries; empty: by iterations.
     std::string weight;

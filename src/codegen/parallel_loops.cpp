@@ -3,6 +3,8 @@
 // entries of the fibres they walk (runtime/siskin_parallel.h). The compiler decides which loops
 // may run so (disjoint writes); this pass checks on the C what a region cannot hold and builds it.
 #include <algorithm>
+#include <functional>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -20,14 +22,22 @@ struct BodyScan {
     std::set<std::string> labels; // defined in the body
     std::set<std::string> assigned_vars;
     std::set<std::string> goto_targets;
+    std::set<std::string> private_buffers; // per-thread buffers (ParallelLoop::Part): may grow
+    std::set<std::string> grown;           // buffers the body grows
     bool unsafe = false; // a store or call a chunk may not make, a break out of the loop
 };
 
 void scan(const Stmt& s, int loops, BodyScan& w) {
     auto check_expr = [&](const Expr& e) {
         for_each_expr(e, [&](const Expr& n) {
-            // Growing a buffer moves its data and its fields, which every thread reads.
-            if (n.kind() == ExprKind::Call && n.as<Call>().function.rfind("siskin_buffer_", 0) == 0)
+            // Growing a buffer moves its data and its fields, which every thread reads, unless
+            // each thread has its own.
+            if (n.kind() != ExprKind::Call || n.as<Call>().function.rfind("siskin_buffer_", 0) != 0) return;
+            const auto& args = n.as<Call>().args;
+            if (!args.empty() && args[0].kind() == ExprKind::Var &&
+                w.private_buffers.count(args[0].as<Var>().name))
+                w.grown.insert(args[0].as<Var>().name);
+            else
                 w.unsafe = true;
         });
     };
@@ -90,15 +100,31 @@ void scan(const Stmt& s, int loops, BodyScan& w) {
 
 bool chunk_safe(const For& f, const ParallelLoop& mark, const std::string& reduction_var) {
     BodyScan w;
+    std::set<std::string> per_thread; // variables each thread has its own of
+    for (const auto& r : mark.reductions) per_thread.insert(r.var);
+    auto add_parts = [&](const std::vector<ParallelLoop::Part>& parts) {
+        for (const auto& p : parts) {
+            w.private_buffers.insert(p.buffer);
+            per_thread.insert(p.data);
+        }
+    };
+    for (const auto& a : mark.appends) {
+        add_parts(a.parts);
+        per_thread.insert(a.count);
+    }
+    for (const auto& ws : mark.workspaces) {
+        add_parts(ws.parts);
+        per_thread.insert(ws.vars.begin(), ws.vars.end());
+    }
     scan(f.body, 0, w);
     if (w.unsafe) return false;
-    auto reduced = [&](const std::string& v) {
-        return v == reduction_var ||
-               std::any_of(mark.reductions.begin(), mark.reductions.end(),
-                           [&](const ParallelLoop::Reduction& r) { return r.var == v; });
-    };
+    // A thread's own append buffers start empty: the body must grow them itself (a growth
+    // hoisted before the loop would have been made for the output's buffers only).
+    for (const auto& a : mark.appends)
+        for (const auto& p : a.parts)
+            if (!w.grown.count(p.buffer)) return false;
     for (const auto& v : w.assigned_vars)
-        if (!w.locals.count(v) && !reduced(v)) return false;
+        if (!w.locals.count(v) && v != reduction_var && !per_thread.count(v)) return false;
     return std::all_of(w.goto_targets.begin(), w.goto_targets.end(),
                        [&](const std::string& l) { return w.labels.count(l) > 0; });
 }
@@ -131,7 +157,13 @@ public:
     Parallelizer(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
                  int64_t min_work, std::string reduction_var)
         : names_(body), loops_(loops), threads_(threads), min_work_(min_work),
-          reduction_var_(std::move(reduction_var)) {}
+          reduction_var_(std::move(reduction_var)) {
+        // The kernel's declarations (its prologue), whose types a thread's own buffers keep
+        // (`restrict` included).
+        if (body.kind() == StmtKind::Block)
+            for (const auto& s : body.as<Block>().stmts)
+                if (s.kind() == StmtKind::Decl) declared_.emplace(s.as<Decl>().name, s.as<Decl>().type);
+    }
 
     int made = 0;
 
@@ -172,83 +204,233 @@ private:
         const Expr lo = *f.init->as<Decl>().init, hi = counted_for(f)->bound;
         if (!is_pure(lo) || !is_pure(hi)) return std::nullopt;
 
-        const Type i64_type = Type::of(ValueType::Int64);
-        const Type int_type = Type::named("int");
         std::string lo_name = names_.fresh(v + "_lo"), hi_name = names_.fresh(v + "_hi");
-        std::string status = names_.fresh("siskin_status"), failed = names_.fresh("siskin_failed_chunk");
-        std::string thread = names_.fresh("siskin_thread"), team = names_.fresh("siskin_team");
-        std::string from = names_.fresh(v + "_from"), to = names_.fresh(v + "_to");
+        Names n{names_.fresh("siskin_status"), names_.fresh("siskin_failed_chunk"),
+                names_.fresh("siskin_thread"), names_.fresh("siskin_team"),
+                names_.fresh(v + "_from"), names_.fresh(v + "_to")};
         std::string end = names_.fresh("siskin_chunk_end");
 
         const std::string suffix = mark->weight.empty() || mark->weight_64 ? "i64" : "i32";
         Expr weight = mark->weight.empty()
-                          ? Cast::make(i64_type.as_const().pointer(), i64(0))
+                          ? Cast::make(i64_type().as_const().pointer(), i64(0))
                           : var(mark->weight);
         auto chunk_start = [&](Expr t) {
             return call("siskin_chunk_first_" + suffix,
-                        {weight, var(lo_name), var(hi_name), std::move(t), var(team)});
+                        {weight, var(lo_name), var(hi_name), std::move(t), var(n.team)});
         };
 
         bool returns = false;
-        Stmt chunk_body = redirect_returns(f.body, var(status), var(failed), var(thread), end, returns);
+        Stmt chunk_body = redirect_returns(f.body, var(n.status), var(n.failed), var(n.thread), end, returns);
+        const bool has_parts = !mark->appends.empty() || !mark->workspaces.empty();
+        const bool needs_status = returns || has_parts;
+
+        std::vector<Stmt> before; // before the region
+        std::vector<Stmt> region{
+            Decl::make(int_type().as_const(), n.thread, call("omp_get_thread_num", {})),
+            Decl::make(int_type().as_const(), n.team, call("omp_get_num_threads", {})),
+            Decl::make(i64_type().as_const(), n.from, chunk_start(var(n.thread))),
+            Decl::make(i64_type().as_const(), n.to, chunk_start(bin(BinaryOp::Add, var(n.thread), int_lit(1)))),
+        };
+        // The statements of the scope in which the per-thread names stand for this thread's own.
+        std::vector<Stmt> inner, inner_end, after_inner, release, after;
+
         // Reductions: each thread's own partial (the same name, declared in the region, so the
         // body updates it), kept per chunk in an array, folded after the region in chunk order.
         std::string team_used = names_.fresh("siskin_team_used");
-        std::vector<std::string> partials;
-        std::vector<Stmt> before, keep, fold;
+        std::vector<Stmt> fold;
         for (const auto& r : mark->reductions) {
             std::string array = names_.fresh(r.var + "_partials");
-            partials.push_back(array);
-            Type pointer = r.type.pointer();
-            // One slot per thread the region may have, on the stack (no value type is wider than
-            // 8 bytes).
-            before.push_back(Decl::make(
-                pointer, array, Cast::make(pointer, call("__builtin_alloca", {i64(int64_t{threads_} * 8)}))));
-            keep.push_back(assign(at(var(array), var(thread)), var(r.var)));
+            before.push_back(slot_array(r.type, array));
+            after_inner.push_back(assign(at(var(array), var(n.thread)), var(r.var)));
             std::string t = names_.fresh("siskin_chunk");
-            fold.push_back(For::make(Decl::make(int_type, t, lit(Scalar::of(int32_t{0}))),
+            fold.push_back(For::make(Decl::make(int_type(), t, int_lit(0)),
                                      bin(BinaryOp::Lt, var(t), var(team_used)), Increment::make(var(t)),
                                      assign(var(r.var), call(r.combine, {var(r.var), at(var(array), var(t))}))));
         }
-        std::vector<Stmt> region{
-            Decl::make(int_type.as_const(), thread, call("omp_get_thread_num", {})),
-            Decl::make(int_type.as_const(), team, call("omp_get_num_threads", {})),
-            Decl::make(i64_type.as_const(), from, chunk_start(var(thread))),
-            Decl::make(i64_type.as_const(), to,
-                       chunk_start(bin(BinaryOp::Add, var(thread), lit(Scalar::of(int32_t{1}))))),
-        };
-        if (!mark->reductions.empty())
-            region.push_back(If::make(bin(BinaryOp::Eq, var(thread), lit(Scalar::of(int32_t{0}))),
-                                      assign(var(team_used), var(team))));
+        if (!mark->reductions.empty()) {
+            before.insert(before.begin(), Decl::make(int_type(), team_used, int_lit(1)));
+            region.push_back(If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)),
+                                      assign(var(team_used), var(n.team))));
+        }
         for (const auto& r : mark->reductions) region.push_back(Decl::make(r.type, r.var, r.identity));
-        region.push_back(For::make(Decl::make(i64_type, v, var(from)), bin(BinaryOp::Lt, var(v), var(to)),
-                                   Increment::make(var(v)), chunk_body));
-        if (returns) region.push_back(Label::make(end));
-        for (auto& k : keep) region.push_back(std::move(k));
+
+        // Workspaces: thread t > 0 copies them as they are before the loop; the first thread
+        // starts on the kernel's own once every copy is made.
+        std::string ready = names_.fresh("siskin_ready");
+        if (!mark->workspaces.empty()) {
+            region.push_back(Decl::make(int_type(), ready, var("SISKIN_OK")));
+            for (const auto& ws : mark->workspaces) {
+                for (const auto& p : ws.parts) {
+                    PartNames pn = declare_part(p, n, region, inner, release, after);
+                    Expr copy = call("siskin_part_copy", {un(UnaryOp::AddressOf, var(pn.own)), var(pn.shared),
+                                                          i64(p.element_size)});
+                    region.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)),
+                                                  bin(BinaryOp::Eq, var(ready), var("SISKIN_OK"))),
+                                              assign(var(ready), copy)));
+                }
+                for (const auto& w : ws.vars) {
+                    std::string start = names_.fresh(w + "_start");
+                    region.push_back(Decl::make(i64_type().as_const(), start, var(w)));
+                    inner.push_back(Decl::make(i64_type(), w, var(start)));
+                }
+            }
+            region.push_back(Eval::make(call("siskin_team_barrier", {})));
+        }
+
+        // Appends: thread t > 0 counts from 0 into buffers of its own; the parts are joined
+        // after the chunks (join_append).
+        for (const auto& a : mark->appends) {
+            std::string counts = names_.fresh(a.count + "_counts"), total = names_.fresh(a.count + "_total");
+            std::string start = names_.fresh(a.count + "_start"), mine = names_.fresh(a.count + "_mine");
+            before.push_back(slot_array(i64_type(), counts));
+            before.push_back(Decl::make(i64_type(), total, i64(0)));
+            region.push_back(Decl::make(i64_type().as_const(), start, var(a.count)));
+            region.push_back(Decl::make(i64_type(), mine, i64(0)));
+            std::vector<PartNames> parts;
+            for (const auto& p : a.parts) parts.push_back(declare_part(p, n, region, inner, release, after));
+            inner.push_back(Decl::make(i64_type(), a.count,
+                                       Ternary::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), var(start), i64(0))));
+            inner_end.push_back(assign(var(mine), var(a.count)));
+            join_append(a, parts, n, counts, total, mine, after_inner);
+            after.push_back(assign(var(a.count), var(total)));
+        }
+
+        Stmt chunk = For::make(Decl::make(i64_type(), v, var(n.from)), bin(BinaryOp::Lt, var(v), var(n.to)),
+                               Increment::make(var(v)), chunk_body);
+        if (!mark->workspaces.empty())
+            chunk = If::make(bin(BinaryOp::Ne, var(ready), var("SISKIN_OK")),
+                             Eval::make(call("siskin_chunk_failed",
+                                             {un(UnaryOp::AddressOf, var(n.status)),
+                                              un(UnaryOp::AddressOf, var(n.failed)), var(n.thread), var(ready)})),
+                             chunk);
+        inner.push_back(chunk);
+        if (returns) inner.push_back(Label::make(end));
+        for (auto& s : inner_end) inner.push_back(std::move(s));
+        if (has_parts) region.push_back(Block::make(std::move(inner)));
+        else for (auto& s : inner) region.push_back(std::move(s));
+        for (auto& s : after_inner) region.push_back(std::move(s));
+        for (auto& s : release) region.push_back(std::move(s));
 
         Expr work = call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
         std::string clauses = fmt::format(
             "omp parallel num_threads({})",
-            print(call("siskin_team_size", {work, i64(min_work_), lit(Scalar::of(int32_t{threads_}))})));
+            print(call("siskin_team_size", {work, i64(min_work_), int_lit(threads_)})));
         if (!reduction_var_.empty()) clauses += fmt::format(" reduction(+:{})", reduction_var_);
 
-        std::vector<Stmt> out{Decl::make(i64_type.as_const(), lo_name, lo),
-                              Decl::make(i64_type.as_const(), hi_name, hi)};
-        if (!mark->reductions.empty()) out.push_back(Decl::make(int_type, team_used, lit(Scalar::of(int32_t{1}))));
+        std::vector<Stmt> out{Decl::make(i64_type().as_const(), lo_name, lo),
+                              Decl::make(i64_type().as_const(), hi_name, hi)};
         for (auto& b : before) out.push_back(std::move(b));
-        if (returns) {
-            out.push_back(Decl::make(int_type, status, var("SISKIN_OK")));
-            out.push_back(Decl::make(int_type, failed, lit(Scalar::of(int32_t{INT32_MAX}))));
+        if (needs_status) {
+            out.push_back(Decl::make(int_type(), n.status, var("SISKIN_OK")));
+            out.push_back(Decl::make(int_type(), n.failed, int_lit(INT32_MAX)));
         }
         out.push_back(Pragma::make(clauses, Block::make(std::move(region))));
-        if (returns)
-            out.push_back(If::make(bin(BinaryOp::Ne, var(status), var("SISKIN_OK")),
-                                   Return::make(var(status))));
+        if (needs_status)
+            out.push_back(If::make(bin(BinaryOp::Ne, var(n.status), var("SISKIN_OK")),
+                                   Return::make(var(n.status))));
+        for (auto& s : after) out.push_back(std::move(s));
         for (auto& s : fold) out.push_back(std::move(s));
         return Block::make(std::move(out));
     }
 
+    // The names of one region.
+    struct Names {
+        std::string status, failed, thread, team, from, to;
+    };
+    struct PartNames {
+        const ParallelLoop::Part* part;
+        std::string shared; // the kernel's buffer, under a name the inner scope does not hide
+        std::string own;    // this thread's (used by thread t > 0)
+    };
+
+    static Type i64_type() { return Type::of(ValueType::Int64); }
+    static Type int_type() { return Type::named("int"); }
+    static Expr int_lit(int32_t k) { return lit(Scalar::of(k)); }
+
+    // One slot per thread the region may have, on the stack (no value type is wider than 8 bytes).
+    Stmt slot_array(const Type& element, const std::string& name) const {
+        Type pointer = element.pointer();
+        return Decl::make(pointer, name, Cast::make(pointer, call("__builtin_alloca", {i64(int64_t{threads_} * 8)})));
+    }
+
+    // A buffer that each thread but the first has its own of: in the inner scope its names stand
+    // for this thread's buffer; after the region the kernel's data pointer is read again (the
+    // first thread may have grown it).
+    PartNames declare_part(const ParallelLoop::Part& p, const Names& n, std::vector<Stmt>& region,
+                           std::vector<Stmt>& inner, std::vector<Stmt>& release, std::vector<Stmt>& after) {
+        PartNames pn{&p, names_.fresh(p.buffer + "_shared"), names_.fresh(p.buffer + "_own")};
+        Type buffer = Type::named("siskin_buffer");
+        region.push_back(Decl::make(buffer.pointer(), pn.shared, var(p.buffer)));
+        region.push_back(Decl::make(buffer, pn.own, call("siskin_part_empty", {})));
+        inner.push_back(Decl::make(buffer.pointer(), p.buffer,
+                                   Ternary::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), var(pn.shared),
+                                                 un(UnaryOp::AddressOf, var(pn.own)))));
+        Expr data = Cast::make(p.element.pointer(), Field::make(var(p.buffer), "data"));
+        auto declared = declared_.find(p.data);
+        inner.push_back(Decl::make(declared != declared_.end() ? declared->second : p.element.pointer(), p.data, data));
+        release.push_back(Eval::make(
+            call("siskin_part_free", {un(UnaryOp::AddressOf, var(pn.own)), i64(p.element_size)})));
+        after.push_back(assign(var(p.data), data));
+        return pn;
+    }
+
+    // After the chunks: the parts of an append, in chunk order, into the kernel's buffers. Every
+    // thread publishes its count; the first grows the buffers to the total (its own part is in
+    // them already); then each other thread copies its part after those of the threads before
+    // it and moves its positions by as much. The thread's own buffers are freed after this.
+    void join_append(const ParallelLoop::Append& a, const std::vector<PartNames>& parts, const Names& n,
+                     const std::string& counts, const std::string& total, const std::string& mine,
+                     std::vector<Stmt>& out) {
+        auto for_threads = [&](const Expr& bound, const std::function<Stmt(const Expr&)>& body) {
+            std::string t = names_.fresh("siskin_chunk");
+            return For::make(Decl::make(int_type(), t, int_lit(0)), bin(BinaryOp::Lt, var(t), bound),
+                             Increment::make(var(t)), body(var(t)));
+        };
+        Expr ok = bin(BinaryOp::Eq, var(n.status), var("SISKIN_OK"));
+        out.push_back(assign(at(var(counts), var(n.thread)), var(mine)));
+        out.push_back(Eval::make(call("siskin_team_barrier", {})));
+
+        std::string sum = names_.fresh("siskin_sum");
+        std::vector<Stmt> first{
+            Decl::make(i64_type(), sum, i64(0)),
+            for_threads(var(n.team), [&](const Expr& t) {
+                return assign(var(sum), bin(BinaryOp::Add, var(sum), at(var(counts), t)));
+            }),
+            assign(var(total), var(sum)),
+        };
+        if (a.limit > 0)
+            first.push_back(If::make(bin(BinaryOp::LogAnd, ok, bin(BinaryOp::Gt, var(sum), i64(a.limit))),
+                                     assign(var(n.status), var("SISKIN_ERR_INDEX_OVERFLOW"))));
+        for (const auto& p : parts) {
+            Expr grow = call("siskin_buffer_grow", {var(p.shared), var(sum), i64(p.part->element_size)});
+            first.push_back(If::make(bin(BinaryOp::LogAnd, ok, bin(BinaryOp::Ne, grow, var("SISKIN_OK"))),
+                                     assign(var(n.status), var("SISKIN_ERR_ALLOC"))));
+        }
+        out.push_back(If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), Block::make(std::move(first))));
+        out.push_back(Eval::make(call("siskin_team_barrier", {})));
+
+        std::string offset = names_.fresh("siskin_offset");
+        std::vector<Stmt> place{
+            Decl::make(i64_type(), offset, i64(0)),
+            for_threads(var(n.thread), [&](const Expr& t) {
+                return assign(var(offset), bin(BinaryOp::Add, var(offset), at(var(counts), t)));
+            }),
+        };
+        for (const auto& p : parts)
+            place.push_back(Eval::make(call("siskin_part_join", {var(p.shared), un(UnaryOp::AddressOf, var(p.own)),
+                                                                  var(offset), var(mine),
+                                                                  i64(p.part->element_size)})));
+        std::string k = names_.fresh("k");
+        Expr slot = at(var(a.positions), bin(BinaryOp::Add, var(k), i64(1)));
+        place.push_back(For::make(Decl::make(i64_type(), k, var(n.from)), bin(BinaryOp::Lt, var(k), var(n.to)),
+                                  Increment::make(var(k)),
+                                  assign(slot, Cast::make(a.position_type, bin(BinaryOp::Add, slot, var(offset))))));
+        out.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)), ok),
+                               Block::make(std::move(place))));
+    }
+
     FreshNames names_;
+    std::map<std::string, Type> declared_;
     const std::vector<ParallelLoop>& loops_;
     int threads_;
     int64_t min_work_;

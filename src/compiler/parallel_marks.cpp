@@ -1,5 +1,8 @@
 #include "compiler/parallel_marks.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "codegen/c_printer.hpp"
@@ -54,10 +57,20 @@ bool add_reduction(ParallelMark& mark, const Assign& a, bool reassociate) {
     return true;
 }
 
+// A dense level over one that appends fibres, and nothing below (CSR).
+bool appends_rows(const TensorBinding& t) {
+    return t.num_levels() == 2 && t.properties(0).implicit && t.properties(1).appends_fibres;
+}
+
+void add_once(std::vector<const TensorBinding*>& list, const TensorBinding* t) {
+    if (std::find(list.begin(), list.end(), t) == list.end()) list.push_back(t);
+}
+
 std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
     const auto* loop = s->as<For>();
     if (!loop) return std::nullopt;
-    ParallelMark mark{loop->index, nullptr, {}};
+    ParallelMark mark{loop->index, nullptr, {}, {}, {}};
+    std::vector<const TensorBinding*> workspaces_read;
     bool ok = true;
     visit_stmt(
         loop->body,
@@ -65,9 +78,10 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
             const auto* f = e->as<Fiber>();
             if (!f || !f->tensor) return;
             if (f->tensor->output) {
-                // Reads of an output could see another iteration's writes; writes are checked
-                // at their statement.
-                if (!f->write) ok = false;
+                // Reads of an output could see another iteration's writes (a workspace's are
+                // this iteration's own); writes are checked at their statement.
+                if (f->tensor->workspace && !f->write) add_once(workspaces_read, f->tensor);
+                else if (!f->write) ok = false;
                 return;
             }
             if (!mark.weight && row_of_loop(*f, loop->index)) mark.weight = fibre_positions(*f);
@@ -75,16 +89,37 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
         [&](const LStmt& st) {
             const auto* a = st->as<Assign>();
             if (!a) return;
+            const TensorBinding* t = a->tensor;
             const auto* target = a->lhs->as<Fiber>();
+            bool row = target && row_of_loop(*target, loop->index);
             // A scalar output's one element is already an lvalue, not a fibre.
-            if (!a->tensor || !a->tensor->output || a->tensor->workspace || !a->tensor->values ||
-                !all_dense(*a->tensor))
+            if (!t || !t->output)
                 ok = false;
-            else if (!(target && row_of_loop(*target, loop->index)) && !add_reduction(mark, *a, reassociate))
+            else if (t->workspace)
+                add_once(mark.workspaces, t);
+            else if (row && appends_rows(*t))
+                add_once(mark.appended, t);
+            else if (!t->values || !all_dense(*t))
+                ok = false;
+            else if (!row && !add_reduction(mark, *a, reassociate))
                 ok = false;
         });
+    // A workspace filled here but read elsewhere would need the rows of every thread.
+    for (const TensorBinding* w : mark.workspaces)
+        if (std::find(workspaces_read.begin(), workspaces_read.end(), w) == workspaces_read.end()) ok = false;
     if (!ok) return std::nullopt;
     return mark;
+}
+
+// The outputs each top-level statement writes.
+std::set<const TensorBinding*> written_by(const LStmt& s) {
+    std::set<const TensorBinding*> out;
+    visit_stmt(
+        s, [](const LExpr&) {},
+        [&](const LStmt& st) {
+            if (const auto* a = st->as<Assign>(); a && a->tensor) out.insert(a->tensor);
+        });
+    return out;
 }
 
 } // namespace
@@ -93,8 +128,18 @@ std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reass
     std::map<size_t, ParallelMark> marks;
     const auto* top = body->as<Block>();
     size_t n = top ? top->stmts.size() : 1;
+    auto statement = [&](size_t k) { return top ? top->stmts[k] : body; };
+    // A thread's part of an appended output counts from 0: no earlier statement may have
+    // appended to it, and no later one may append after the join.
+    std::map<const TensorBinding*, int> writers;
     for (size_t k = 0; k < n; ++k)
-        if (auto m = mark_of(top ? top->stmts[k] : body, reassociate)) marks.emplace(k, *m);
+        for (const TensorBinding* t : written_by(statement(k))) ++writers[t];
+    for (size_t k = 0; k < n; ++k) {
+        auto m = mark_of(statement(k), reassociate);
+        if (m && std::all_of(m->appended.begin(), m->appended.end(),
+                             [&](const TensorBinding* t) { return writers[t] == 1; }))
+            marks.emplace(k, *m);
+    }
     return marks;
 }
 
@@ -149,8 +194,69 @@ std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& eleme
 
 } // namespace
 
+namespace {
+
+cast::ParallelLoop::Part part_of(const BufferBinding& b) {
+    return {b.raw, b.data, cast::Type::of(b.type), static_cast<int64_t>(type_size(b.type))};
+}
+
+// Whether the C statement s names the variable `name`.
+bool mentions_var(const cast::Stmt& s, const std::string& name) {
+    bool found = false;
+    cast::for_each_node(
+        s,
+        [&](const cast::Expr& e) {
+            found |= e.kind() == cast::ExprKind::Var && e.as<cast::Var>().name == name;
+        },
+        [&](const cast::Stmt& st) {
+            found |= st.kind() == cast::StmtKind::Decl && st.as<cast::Decl>().name == name;
+        });
+    return found;
+}
+
+// What each thread has its own of for the appended outputs and workspaces of `mark`; false
+// when a variable of theirs is not a plain local.
+bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, int64_t position_limit,
+               cast::ParallelLoop& out) {
+    for (const TensorBinding* t : mark.appended) {
+        cast::Expr count = ctx.level_var(*t, 1, "count");
+        if (count.kind() != cast::ExprKind::Var) return false;
+        cast::ParallelLoop::Append a;
+        a.count = count.as<cast::Var>().name;
+        for (const auto& b : t->levels[1]) {
+            if (b.role == BufferRole::Positions) {
+                a.positions = b.data;
+                a.position_type = cast::Type::of(b.type);
+                a.limit = b.type == ValueType::Int32 ? position_limit : 0;
+            } else {
+                a.parts.push_back(part_of(b));
+            }
+        }
+        if (t->values) a.parts.push_back(part_of(*t->values));
+        if (a.positions.empty()) return false;
+        out.appends.push_back(std::move(a));
+    }
+    for (const TensorBinding* t : mark.workspaces) {
+        cast::ParallelLoop::Workspace w;
+        auto add = [&](const BufferBinding& b) {
+            if (mentions_var(loop, b.raw) || mentions_var(loop, b.data)) w.parts.push_back(part_of(b));
+        };
+        for (const auto& level : t->levels)
+            for (const auto& b : level) add(b);
+        if (t->values) add(*t->values);
+        for (const cast::Expr& v : ctx.level_vars(*t)) {
+            if (v.kind() != cast::ExprKind::Var) return false;
+            if (mentions_var(loop, v.as<cast::Var>().name)) w.vars.push_back(v.as<cast::Var>().name);
+        }
+        out.workspaces.push_back(std::move(w));
+    }
+    return true;
+}
+
+} // namespace
+
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
-                                                   std::vector<cast::Stmt>& code) {
+                                                   std::vector<cast::Stmt>& code, int64_t position_limit) {
     std::optional<size_t> at;
     for (size_t k = 0; k < code.size(); ++k)
         if (code[k].kind() == cast::StmtKind::For && cast::counted_for(code[k].as<cast::For>())) {
@@ -164,6 +270,7 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
     }
+    if (!add_parts(ctx, mark, code[*at], position_limit, loop)) return std::nullopt;
     if (mark.reductions.empty()) return loop;
 
     // An early exit jumps past the loop, and would skip the fold after it.
@@ -207,6 +314,8 @@ std::string print_marks(const std::map<size_t, ParallelMark>& marks) {
                            m.weight ? m.weight->data : "iterations");
         for (const auto& r : m.reductions)
             out += fmt::format("; {} reduced by {} per thread", r.tensor->name, r.op->name);
+        for (const auto* t : m.appended) out += fmt::format("; {} appended per thread, joined in order", t->name);
+        for (const auto* t : m.workspaces) out += fmt::format("; {} copied per thread", t->name);
         out += "\n";
     }
     return out.empty() ? "no parallel loop\n" : out;

@@ -30,24 +30,35 @@ struct ParallelMark {
         Scalar identity;
     };
     std::vector<Reduction> reductions;
+    /// Outputs whose dense first level the loop indexes, over a level that appends fibres
+    /// (LevelProperties::appends_fibres; CSR): iteration i appends fibre i, so each thread appends
+    /// its chunk's fibres to buffers of its own, joined in chunk order after the loop.
+    std::vector<const TensorBinding*> appended;
+    /// Row workspaces (the workspaces pass) the loop both fills and reads: each iteration leaves
+    /// them empty, so each thread works in its own copy.
+    std::vector<const TensorBinding*> workspaces;
 };
 
 /// For each top-level statement k of `body` (a Block of them, or one statement) that is a loop
 /// over index i writing only outputs whose levels are all dense, each at an element whose first
-/// subscript is i itself, or scalar outputs through one reduction (above), and reading no
-/// output: iteration i then writes row i of every output and reads nothing another iteration
-/// writes, so iterations may run in any order. Float reductions only when `reassociate`
-/// (CompileOptions::reassociate). Statement k maps to its mark; unmarked statements run serially.
+/// subscript is i itself, or scalar outputs through one reduction (above), or outputs appended
+/// fibre by fibre (above; no other statement writes them), or workspaces it also reads, and
+/// reading no other output: iteration i then writes row i of every output and reads nothing
+/// another iteration writes, so iterations may run in any order. Float reductions only when
+/// `reassociate` (CompileOptions::reassociate). Statement k maps to its mark; unmarked
+/// statements run serially.
 std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reassociate);
 
 /// The C loop that the marked statement became, for cast::parallelize_loops: `code` is what
 /// lowering the statement emitted. Each reduction's element (`s_values[0]`), which the loop may
 /// only update as `s = op(s, e)`, becomes a local started from the identity before the loop and
 /// folded into the element after it (rewriting `code`), so that each thread can keep its own.
-/// None when the code is not one counted loop or a reduction is touched otherwise (the
-/// statement then runs serially, as emitted).
+/// Appended outputs and workspaces name the buffers and variables each thread has its own of;
+/// an appended output with 32-bit positions stops at `position_limit`
+/// (CompileOptions::max_position_32). None when the code is not one counted loop or a
+/// reduction is touched otherwise (the statement then runs serially, as emitted).
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
-                                                   std::vector<cast::Stmt>& code);
+                                                   std::vector<cast::Stmt>& code, int64_t position_limit);
 
 /// The marks as the pass dump shows them, one line per marked statement.
 std::string print_marks(const std::map<size_t, ParallelMark>& marks);

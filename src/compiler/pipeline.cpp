@@ -87,7 +87,7 @@ void lower_statement(Planning& p, size_t k, const LStmt& s) {
     auto mark = p.parallel_marks.find(k);
     if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
     std::vector<cast::Stmt> code = p.ctx.capture([&] { lower_body(p.ctx, s); });
-    if (auto loop = parallel_loop_of(p.ctx, mark->second, code)) p.parallel_loops.push_back(std::move(*loop));
+    if (auto loop = parallel_loop_of(p.ctx, mark->second, code, p.options.max_position_32)) p.parallel_loops.push_back(std::move(*loop));
     for (auto& c : code) p.ctx.emit(std::move(c));
 }
 

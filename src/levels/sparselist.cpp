@@ -149,7 +149,7 @@ public:
     std::vector<std::string_view> aliases() const override { return {"s", "compressed"}; }
     LevelProperties properties() const override {
         return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true,
-                .append_only = true};
+                .append_only = true, .appends_fibres = true};
     }
     std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
         return {{"pos", index_type(spec.index_bits), BufferRole::Positions},

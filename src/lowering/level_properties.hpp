@@ -27,6 +27,12 @@ struct LevelProperties {
     /// region per fibre), so a read out of loop order locates instead of reading a transposed
     /// copy, which the level could not even hold (a transposed permutation's column has many rows).
     bool direct_locate = false;
+    /// Written fibre by fibre at the end of what is stored: fibre p's entries take the positions
+    /// pos[p] .. pos[p+1]-1 of the level's Positions buffer, counted by the level variable
+    /// "count", and every other buffer of the level (and the leaf's) holds one element per
+    /// position (sparselist). A parallel loop over the fibres can then give each thread buffers
+    /// of its own and join them in order (compiler/parallel_marks.hpp).
+    bool appends_fibres = false;
 };
 
 /// What a level's (or the leaf's) buffer holds.

@@ -152,6 +152,14 @@ void LowerCtx::set_level_var(const TensorBinding& t, int level, std::string_view
     level_vars_.insert_or_assign(fmt::format("{}/{}/{}", t.name, level, role), std::move(e));
 }
 
+std::vector<cast::Expr> LowerCtx::level_vars(const TensorBinding& t) const {
+    std::vector<cast::Expr> out;
+    std::string prefix = t.name + "/";
+    for (auto it = level_vars_.lower_bound(prefix); it != level_vars_.end() && it->first.starts_with(prefix); ++it)
+        out.push_back(it->second);
+    return out;
+}
+
 cast::Expr c_value(LowerCtx& ctx, const LExpr& e) {
     switch (e->kind) {
     case NodeKind::Literal: return cast::lit(e->as<Literal>()->value);

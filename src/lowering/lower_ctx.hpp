@@ -70,6 +70,8 @@ public:
     /// A kernel-wide variable of an output level (e.g. its number of positions), by role.
     cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);
     void set_level_var(const TensorBinding& t, int level, std::string_view role, cast::Expr e);
+    /// Every level variable of t, in no particular order.
+    std::vector<cast::Expr> level_vars(const TensorBinding& t) const;
 
     /// Records that an append-only output fibre is being written; false when it was before on
     /// this path of execution. Exclusive branches save and restore the claims around each.
