@@ -5,6 +5,7 @@
 #include <random>
 
 #include "storage_helpers.hpp"
+#include "tensor/transpose.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -71,6 +72,40 @@ TEST(StorageTranspose, CsrToCscMatchesTheGeneralBuilder) {
                 expect_same_storage(got, rebuilt(t, target));
                 EXPECT_TRUE(got.equals(t)) << from << " -> " << to;
             }
+        }
+    }
+}
+
+TEST(StorageTranspose, SharedOverThreadsItIsTheSameTranspose) {
+    // One share per thread however small (work_per_thread 1): each thread counts and scatters a
+    // share of the old rows, and the storage is the one-pass transpose's, byte for byte. Rows 0
+    // and 5 are empty, row 3 is full, a third of the entries are explicit fills.
+    auto matrix = [](int64_t m, int64_t n, const char* format, uint64_t seed) {
+        Tensor t = random_with_explicit_fills(m, n, ValueType::Float64, Scalar::of(0.0), format, seed);
+        CoordinateList list;
+        list.ndims = 2;
+        t.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
+            if (c[0] != 0 && c[0] != 5 && c[0] != 3) list.add(c, v);
+        });
+        for (int64_t j = 0; m > 3 && j < n; ++j) list.add(std::vector<int64_t>{3, j}, Scalar::of(double(j + 1)));
+        return Tensor::from_coordinates({m, n}, ValueType::Float64, Scalar::of(0.0), Format::parse(format, 2), list);
+    };
+    const std::pair<std::vector<int64_t>, const char*> cases[] = {
+        {{41, 37}, "csr"}, {{37, 41}, "csc@64"}, {{6, 300}, "csr"}, {{300, 6}, "csc"}, {{0, 5}, "csr"}, {{5, 0}, "csr"}};
+    uint64_t seed = 90;
+    for (const auto& [shape, from] : cases) {
+        Tensor t = matrix(shape[0], shape[1], from, seed++);
+        Format target = Format::parse(std::string(from).starts_with("csr") ? "csc" : "csr", 2);
+        Tensor serial = t.convert(target);
+        for (int threads : {2, 3, 7}) {
+            auto got = detail::transpose_compressed(t, target, threads, 1);
+            ASSERT_TRUE(got.has_value());
+            for (size_t b = 0; b < 2; ++b)
+                EXPECT_EQ(ints(got->levels[1].buffers[b]), ints(serial.level(1).buffers[b]))
+                    << from << " " << shape[0] << "x" << shape[1] << " threads " << threads << " buffer " << b;
+            ASSERT_EQ(got->values.size(), serial.values().size());
+            for (int64_t p = 0; p < serial.values().size(); ++p)
+                EXPECT_TRUE(got->values.get(p).same(serial.values().get(p))) << p;
         }
     }
 }

@@ -7,6 +7,7 @@
 #include "levels/level_format.hpp"
 #include "passes/output_start.hpp"
 #include "passes/resolve_program.hpp"
+#include "tensor/transpose.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/visit.hpp"
 
@@ -103,7 +104,8 @@ std::map<std::string, Tensor> CompiledProgram::run(
         for (const auto& [name, start] : starts) outputs.at(name) = start;
         wide->impl().run(inputs, outputs, false);
     }
-    for (const auto& [name, format] : convert_after) outputs.at(name) = outputs.at(name).convert(format);
+    for (const auto& [name, format] : convert_after)
+        outputs.at(name) = detail::convert_on_threads(outputs.at(name), format, kernel->impl().plan.threads);
     return outputs;
 }
 

@@ -10,6 +10,7 @@
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "tensor/transpose.hpp"
 
 namespace siskin {
 
@@ -43,7 +44,7 @@ Conversion convert_compiled(const Tensor& source, const Format& target,
         return {std::move(outputs.at("B")), true, {}};
     } catch (const Error& e) {
         if (e.kind() != Error::Kind::Unsupported) throw;
-        return {source.convert(target), false, e.message()};
+        return {detail::convert_on_threads(source, target, kernel_threads(options.threads)), false, e.message()};
     }
 }
 

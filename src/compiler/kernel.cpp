@@ -11,6 +11,7 @@
 #include "ir/affine.hpp"
 #include "tensor/assemble.hpp"
 #include "tensor/describe.hpp"
+#include "tensor/transpose.hpp"
 #include "levels/level_format.hpp"
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
@@ -138,7 +139,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
             throw Error(fmt::format("input {} holds inf or NaN, but the kernel was compiled for "
                                     "finite values only",
                                     t.source));
-        auto pos = temps.emplace(t.temp, it->second->convert(t.signature.format)).first;
+        auto pos = temps.emplace(t.temp, detail::convert_on_threads(*it->second, t.signature.format, plan.threads)).first;
         inputs[t.temp] = &pos->second;
     }
     std::map<std::string, const Tensor*> all;
@@ -172,7 +173,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     // After the call: each routed output converted from its temporary.
     auto deliver_routes = [&] {
         for (const auto& r : plan.routes)
-            outputs.at(r.output) = scratch.at(r.temp).convert(plan.signatures.at(r.output).format);
+            outputs.at(r.output) = detail::convert_on_threads(scratch.at(r.temp), plan.signatures.at(r.output).format, plan.threads);
     };
     for (const auto& w : plan.workspaces) {
         // A workspace is as long as a dimension of its output, or of that output's temporary.

@@ -258,6 +258,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     KernelPlan plan;
     plan.c_source = p.c_source;
     plan.openmp = p.parallel_regions > 0;
+    plan.threads = p.threads;
     plan.inputs = p.tensors.inputs;
     plan.outputs = p.tensors.outputs;
     for (const auto& name : p.tensors.order()) plan.signatures.emplace(name, p.cz.signatures.at(name));

@@ -35,6 +35,7 @@ namespace siskin::compiler {
 struct KernelPlan {
     std::string c_source;
     bool openmp = false; // the source has parallel regions: compile it with -fopenmp
+    int threads = 1;     // kernel_threads(CompileOptions::threads): also for its transposes
     std::vector<std::string> inputs, outputs;
     std::map<std::string, TensorSignature> signatures;
     std::vector<std::vector<DimRef>> dim_classes;

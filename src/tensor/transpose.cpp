@@ -2,13 +2,17 @@
 // by counting sort: one pass counts each new fibre's entries, a prefix sum places the fibres,
 // a second pass scatters. Entries come out sorted because the old outer coordinate is visited
 // in order. This is what the concordize temporaries of a kernel and `convert` to the other
-// orientation cost: O(nnz + n), typed, with no per-entry Scalar.
+// orientation cost: O(nnz + n), typed, with no per-entry Scalar. With threads, each counts and
+// scatters a share of the old rows (CountingTranspose), into the same result.
 #include "tensor/transpose.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <system_error>
+#include <thread>
 #include <type_traits>
+#include <utility>
 
 #include "levels/level_format.hpp"
 
@@ -28,43 +32,109 @@ template <class T> T fill_as(const Scalar& s) {
     else return static_cast<T>(s.as_int());
 }
 
-// The new fibres' bounds: entries per old inner coordinate (those equal to the fill dropped),
-// prefix-summed. `In` is the source's index type, `T` the value type.
-template <class In, class T>
-std::vector<int64_t> count(const LevelStorage& inner, const Buffer& values, int64_t n_old, int64_t n_new,
-                           const Scalar& fill) {
-    const In* pos = inner.buffer("pos").data<In>();
-    const In* crd = inner.buffer("crd").data<In>();
-    const T* val = values.data<T>();
-    const T f = fill_as<T>(fill);
-    std::vector<int64_t> new_pos(static_cast<size_t>(n_new) + 1, 0);
-    int64_t end = static_cast<int64_t>(pos[n_old]);
-    for (int64_t p = 0; p < end; ++p)
-        if (!equals_fill<T>(val[p], f)) ++new_pos[static_cast<size_t>(crd[p]) + 1];
-    for (size_t k = 1; k < new_pos.size(); ++k) new_pos[k] += new_pos[k - 1];
-    return new_pos;
-}
-
-// Scatters each entry to its new fibre, straight into the target's index type `Out`.
-template <class In, class Out, class T>
-void scatter(const LevelStorage& inner, const Buffer& values, int64_t n_old, const Scalar& fill,
-             const std::vector<int64_t>& new_pos, Buffer& new_crd, Buffer& new_values) {
-    const In* pos = inner.buffer("pos").data<In>();
-    const In* crd = inner.buffer("crd").data<In>();
-    const T* val = values.data<T>();
-    const T f = fill_as<T>(fill);
-    Out* out_crd = new_crd.data<Out>();
-    T* out = new_values.data<T>();
-    std::vector<int64_t> next(new_pos.begin(), new_pos.end() - 1);
-    for (int64_t i = 0; i < n_old; ++i) {
-        for (int64_t p = static_cast<int64_t>(pos[i]); p < static_cast<int64_t>(pos[i + 1]); ++p) {
-            if (equals_fill<T>(val[p], f)) continue;
-            int64_t q = next[static_cast<size_t>(crd[p])]++;
-            out_crd[q] = static_cast<Out>(i);
-            out[q] = val[p];
+// Runs f(0) .. f(n - 1) at once, f(0) on the calling thread. A thread that cannot be started
+// leaves its share to the calling thread: the shares are independent, so nothing changes but
+// the time.
+template <class F> void run_shares(int n, const F& f) {
+    std::vector<std::thread> others;
+    std::vector<int> inline_shares;
+    for (int t = 1; t < n; ++t) {
+        try {
+            others.emplace_back([&f, t] { f(t); });
+        } catch (const std::system_error&) {
+            inline_shares.push_back(t);
         }
     }
+    f(0);
+    for (int t : inline_shares) f(t);
+    for (auto& th : others) th.join();
 }
+
+// The first row of share t of n over rows [0, rows): rows weigh 1 plus their entries, as the
+// chunks of a parallel kernel loop do (runtime/siskin_parallel.h).
+template <class In> int64_t first_row(const In* pos, int64_t rows, int t, int n) {
+    auto weight = [&](int64_t r) { return r + static_cast<int64_t>(pos[r]); };
+    int64_t goal = static_cast<int64_t>(static_cast<__int128>(weight(rows)) * t / n);
+    int64_t a = 0, b = rows;
+    while (a < b) {
+        int64_t m = a + (b - a) / 2;
+        if (weight(m) < goal) a = m + 1;
+        else b = m;
+    }
+    return a;
+}
+
+// Counting sort over shares of the old rows (one share per thread, balanced by entries). Share
+// t counts its entries per new fibre in counts[t]; the fibres' bounds are the prefix sums of the
+// totals; counts[t][c] then becomes where share t's first entry of fibre c goes, after those of
+// the shares before it, so the scatter fills each new fibre in old-row order, as one pass would.
+// `In` is the source's index type, `T` the value type; entries equal to the fill are dropped.
+template <class In, class T> class CountingTranspose {
+public:
+    CountingTranspose(const LevelStorage& inner, const Buffer& values, int64_t n_old, int64_t n_new,
+                      const Scalar& fill, int shares)
+        : pos_(inner.buffer("pos").data<In>()), crd_(inner.buffer("crd").data<In>()),
+          val_(values.data<T>()), fill_(fill_as<T>(fill)), n_new_(n_new),
+          shares_(shares), counts_(static_cast<size_t>(shares), std::vector<int64_t>(static_cast<size_t>(n_new), 0)) {
+        for (int t = 0; t <= shares; ++t) rows_.push_back(first_row(pos_, n_old, t, shares));
+    }
+
+    // The new fibres' bounds (n_new + 1 of them).
+    std::vector<int64_t> count() {
+        run_shares(shares_, [&](int t) {
+            std::vector<int64_t>& mine = counts_[static_cast<size_t>(t)];
+            int64_t from = pos_[rows_[static_cast<size_t>(t)]], to = pos_[rows_[static_cast<size_t>(t) + 1]];
+            for (int64_t p = from; p < to; ++p)
+                if (!equals_fill<T>(val_[p], fill_)) ++mine[static_cast<size_t>(crd_[p])];
+        });
+        std::vector<int64_t> new_pos(static_cast<size_t>(n_new_) + 1, 0);
+        run_shares(shares_, [&](int t) {
+            for (int64_t c = column(t); c < column(t + 1); ++c) {
+                int64_t total = 0;
+                for (const auto& share : counts_) total += share[static_cast<size_t>(c)];
+                new_pos[static_cast<size_t>(c) + 1] = total;
+            }
+        });
+        for (size_t k = 1; k < new_pos.size(); ++k) new_pos[k] += new_pos[k - 1];
+        run_shares(shares_, [&](int t) {
+            for (int64_t c = column(t); c < column(t + 1); ++c) {
+                int64_t next = new_pos[static_cast<size_t>(c)];
+                for (auto& share : counts_) next += std::exchange(share[static_cast<size_t>(c)], next);
+            }
+        });
+        return new_pos;
+    }
+
+    // Each entry to its new fibre, straight into the target's index type `Out`.
+    template <class Out> void scatter(Buffer& new_crd, Buffer& new_values) {
+        Out* out_crd = new_crd.data<Out>();
+        T* out = new_values.data<T>();
+        run_shares(shares_, [&](int t) {
+            std::vector<int64_t>& next = counts_[static_cast<size_t>(t)];
+            for (int64_t i = rows_[static_cast<size_t>(t)]; i < rows_[static_cast<size_t>(t) + 1]; ++i) {
+                for (int64_t p = static_cast<int64_t>(pos_[i]); p < static_cast<int64_t>(pos_[i + 1]); ++p) {
+                    if (equals_fill<T>(val_[p], fill_)) continue;
+                    int64_t q = next[static_cast<size_t>(crd_[p])]++;
+                    out_crd[q] = static_cast<Out>(i);
+                    out[q] = val_[p];
+                }
+            }
+        });
+    }
+
+private:
+    // The first new fibre of share t when the fibres are cut evenly.
+    int64_t column(int t) const { return static_cast<int64_t>(static_cast<__int128>(n_new_) * t / shares_); }
+
+    const In* pos_;
+    const In* crd_;
+    const T* val_;
+    T fill_;
+    int64_t n_new_;
+    int shares_;
+    std::vector<int64_t> rows_;                // share t holds old rows [rows_[t], rows_[t + 1])
+    std::vector<std::vector<int64_t>> counts_; // per share, per new fibre
+};
 
 // Calls f with a value of the C type of `type` (its value only selects the type).
 template <class F> void with_value_type(ValueType type, F&& f) {
@@ -85,7 +155,8 @@ template <class F> void with_value_type(ValueType type, F&& f) {
 
 } // namespace
 
-std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target) {
+std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target, int threads,
+                                              int64_t work_per_thread) {
     const Format& from = source.format();
     if (!levels::is_compressed_matrix(from) || !levels::is_compressed_matrix(target)) return std::nullopt;
     int a = from.levels()[0].modes[0], b = from.levels()[1].modes[0];
@@ -104,21 +175,26 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     Buffer values(source.type(), 0);
     Buffer crd;
     std::vector<int64_t> pos;
-    with_value_type(source.type(), [&](auto tag) {
-        using T = decltype(tag);
-        pos = narrow_in ? count<int32_t, T>(inner, source.values(), n_old, n_new, source.fill())
-                        : count<int64_t, T>(inner, source.values(), n_old, n_new, source.fill());
+    // One share per thread when there is enough to share: each costs a counts array as long as
+    // the new pos array, and a thread's start.
+    int64_t work = n_old + source.stored();
+    int shares = std::max(1, static_cast<int>(std::min<int64_t>(threads, work / std::max<int64_t>(work_per_thread, 1))));
+    auto transpose = [&](auto in_tag, auto value_tag) {
+        using In = decltype(in_tag);
+        using T = decltype(value_tag);
+        CountingTranspose<In, T> sort(inner, source.values(), n_old, n_new, source.fill(), shares);
+        pos = sort.count();
         int64_t nnz = pos.back();
         list.index_bits = levels::choose_index_bits(list.index_bits, std::max(nnz, n_old), "sparselist");
         bool narrow_out = list.index_bits == 32;
         crd = Buffer(narrow_out ? ValueType::Int32 : ValueType::Int64, nnz);
         values = Buffer(source.type(), nnz);
-        auto run = [&](auto in_tag, auto out_tag) {
-            scatter<decltype(in_tag), decltype(out_tag), T>(inner, source.values(), n_old, source.fill(), pos,
-                                                            crd, values);
-        };
-        if (narrow_in) narrow_out ? run(int32_t{}, int32_t{}) : run(int32_t{}, int64_t{});
-        else narrow_out ? run(int64_t{}, int32_t{}) : run(int64_t{}, int64_t{});
+        if (narrow_out) sort.template scatter<int32_t>(crd, values);
+        else sort.template scatter<int64_t>(crd, values);
+    };
+    with_value_type(source.type(), [&](auto tag) {
+        if (narrow_in) transpose(int32_t{}, tag);
+        else transpose(int64_t{}, tag);
     });
 
     Assembled out{target, {}, std::move(values)};
@@ -126,6 +202,15 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     out.levels.push_back(LevelStorage{outer, {}, {}});
     out.levels.push_back(LevelStorage{list, {"pos", "crd"},
                                       {levels::make_index_buffer(list.index_bits, pos), std::move(crd)}});
+    return out;
+}
+
+Tensor convert_on_threads(const Tensor& source, const Format& target, int threads) {
+    auto flipped = threads > 1 ? transpose_compressed(source, target, threads) : std::nullopt;
+    if (!flipped) return source.convert(target);
+    Tensor out = unbuilt_tensor(source.shape(), source.type(), source.fill(), flipped->format);
+    for (int k = 0; k < out.num_levels(); ++k) out.level(k) = std::move(flipped->levels[static_cast<size_t>(k)]);
+    out.values() = std::move(flipped->values);
     return out;
 }
 

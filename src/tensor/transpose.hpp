@@ -1,14 +1,25 @@
 #pragma once
 // The runtime's fast path for flipping a compressed matrix's orientation (CSR <-> CSC).
+#include <cstdint>
 #include <optional>
 
 #include "tensor/assemble.hpp"
 
 namespace siskin::detail {
 
+/// The least work (old rows plus stored entries) that each thread of a transpose gets: below it,
+/// starting a thread and its counts array cost more than they save (bench/thread_threshold.py).
+inline constexpr int64_t kTransposeWorkPerThread = int64_t{1} << 16;
+
 /// When `source` is dense(a)/sparselist(b)/element and `target` is dense(b)/sparselist(a)/element,
 /// its storage in `target` (explicit fills dropped, index widths chosen as the builders do);
-/// otherwise nothing.
-std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target);
+/// otherwise nothing. Up to `threads` threads share the old rows, one per `work_per_thread` rows
+/// and entries; the result does not depend on how many.
+std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target, int threads = 1,
+                                              int64_t work_per_thread = kTransposeWorkPerThread);
+
+/// Tensor::convert, with the counting-sort transpose on up to `threads` threads (a kernel's
+/// transposed temporaries and routed outputs, the compiler's fallback conversions).
+Tensor convert_on_threads(const Tensor& source, const Format& target, int threads);
 
 } // namespace siskin::detail
