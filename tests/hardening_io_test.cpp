@@ -163,6 +163,34 @@ TEST_F(HardeningIo, Case04StorageThatFollowsTheShapeIsCheckedBeforeAllocating) {
     EXPECT_EQ(file_type_ndims(write("t.tns", "1 1 1 1\n")), std::nullopt);
 }
 
+// Case 4, the reader's own buffers: a size line claiming 71 million entries over a file that
+// holds none reserved gigabytes for them (found by the Matrix Market fuzzer). What the reader
+// reserves is bounded by the bytes left in the file, so under an address-space limit of 1 GiB
+// above what the process maps now it still reports the missing entries.
+TEST_F(HardeningIo, Case04DeclaredEntryCountsDoNotReserveMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer maps terabytes of shadow memory: no address-space limit";
+#else
+    std::string claim = write("claim.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                                           "34 34 71111113\n2 1\n");
+    int64_t mapped_kib = 0;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmSize:", 0) == 0) mapped_kib = std::stoll(line.substr(7));
+    if (mapped_kib == 0) GTEST_SKIP() << "no /proc/self/status";
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_AS, &saved), 0);
+    rlimit limited = saved;
+    limited.rlim_cur = static_cast<rlim_t>(mapped_kib + (int64_t{1} << 20)) * 1024;
+    if (saved.rlim_max != RLIM_INFINITY && limited.rlim_cur > saved.rlim_max) GTEST_SKIP();
+    ASSERT_EQ(setrlimit(RLIMIT_AS, &limited), 0);
+    ::testing::AssertionResult reported = throws_error([&] { read_matrix_market(claim); },
+                                 {claim, "the file ends after 1 of the 71111113 entries"});
+    setrlimit(RLIMIT_AS, &saved);
+    EXPECT_TRUE(reported);
+#endif
+}
+
 // Case 8: a value read into an integer type is a whole number the type holds, or an error on
 // its line naming the value and the type (as an out-of-range integer always was).
 TEST_F(HardeningIo, Case08FloatsReadIntoIntegerTypesAreCheckedNotConverted) {

@@ -251,7 +251,10 @@ Tensor read_text(std::string_view text, const std::string& name, const ReadOptio
         CoordinateList list;
         list.ndims = wanted;
         bool mirrored = h.symmetry != Symmetry::General;
-        size_t reserve = static_cast<size_t>(std::min<int64_t>(size.entries, 1 << 26));
+        // The size line is a claim, not a fact: each entry takes at least two bytes ("1\n"), so
+        // the file's unread bytes bound what to reserve, whatever count the header declares.
+        size_t reserve = std::min({static_cast<size_t>(size.entries), size_t{1} << 26,
+                                   sc.bytes_left() / 2 + 1});
         list.coords.reserve(reserve * (mirrored ? 2 : 1) * static_cast<size_t>(wanted));
         list.values.reserve(reserve * (mirrored ? 2 : 1));
         int64_t count = 0;

@@ -26,6 +26,8 @@ public:
     std::string_view line() const { return line_text_; }
     /// The current line without leading whitespace.
     std::string_view rest() const;
+    /// Bytes not yet read, after the current line: a bound on how many more lines can follow.
+    size_t bytes_left() const { return text_.size() - pos_; }
     /// The next whitespace-separated token of the current line; empty when there is none.
     std::string_view token();
     const std::string& name() const { return name_; }
