@@ -114,6 +114,21 @@ TEST_F(CliCompiled, InterpretUsesTheReferenceEvaluator) {
     EXPECT_NEAR(sum_of(compiled.out), sum_of(r.out), 1e-12 * std::abs(sum_of(r.out)));
 }
 
+TEST_F(CliCompiled, ParallelMinWorkSetsTheThreshold) {
+    // olm1000 (1000 rows, ~4000 entries) is below the default threshold; with 0 its rows are
+    // shared by the threads, and the row sums are the serial ones. A negative work is refused.
+    std::string args = "run 'y[i] += A[i,j]' -i A=" + data("olm1000.mtx") + " -o y=" + path("y1.mtx");
+    Result serial = siskin_cli(args + " --threads 1");
+    ASSERT_EQ(serial.status, 0) << serial.err;
+    args = "run 'y[i] += A[i,j]' -i A=" + data("olm1000.mtx") + " -o y=" + path("y2.mtx");
+    Result shared = siskin_cli(args + " --threads 2 --parallel-min-work 0 --dump-after print");
+    ASSERT_EQ(shared.status, 0) << shared.err;
+    EXPECT_NE(shared.err.find("siskin_team_size(siskin_loop_work_i32(A_pos, i_lo, i_hi), 0LL, 2)"), std::string::npos)
+        << shared.err;
+    EXPECT_TRUE(read_tensor(path("y1.mtx")).equals(read_tensor(path("y2.mtx"))));
+    expect_one_line_error(siskin_cli(args + " --parallel-min-work=-5"), "parallel-min-work");
+}
+
 TEST_F(CliCompiled, ProgramsTheCompilerRefusesSuggestInterpret) {
     // A sparsebytemap above another level is not written by compiled code yet; the reference
     // evaluator can.

@@ -55,6 +55,10 @@ void add_execute_options(CLI::App& cmd, ExecuteOptions& o) {
     cmd.add_option("--dump-after", o.dump_after,
                    "Print what compiler stage STAGE leaves (or all) to stderr; list: name the stages");
     add_threads_option(&cmd, o.threads, "the kernel runs on");
+    cmd.add_option("--parallel-min-work", o.parallel_min_work,
+                   "Least work (rows plus the entries they walk) for which a parallel loop starts its "
+                   "threads (default 32768; 0: always, as bench/thread_threshold.py measures)")
+        ->check(CLI::NonNegativeNumber);
     cmd.add_flag("--fill-comment", o.fill_comment,
                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
                  "comment that only siskin reads (other readers take it as 0)");
@@ -80,6 +84,7 @@ std::map<std::string, Tensor> execute(const ir::Program& program,
         if (!o.dump_after.empty()) options.dump_after = o.dump_after;
         options.reassociate = !o.in_order;
         options.threads = o.threads;
+        if (o.parallel_min_work >= 0) options.parallel_min_work = o.parallel_min_work;
         auto start = std::chrono::steady_clock::now();
         compiled = compile_or_explain(program, input_ptrs, specs, options);
         compile_ms = ms_since(start);

@@ -22,10 +22,11 @@ struct ExecuteOptions {
     std::string stats_path; // empty: no --stats
     bool fill_comment = false;
     int threads = 0; // 0: CompileOptions' default
+    int64_t parallel_min_work = -1; // -1: CompileOptions' default
 };
 
 /// The options above on a command: --stats, --repeat, --interpret, --in-order, --dump-after,
-/// --fill-comment, --threads.
+/// --fill-comment, --threads, --parallel-min-work.
 void add_execute_options(CLI::App& cmd, ExecuteOptions& o);
 /// Refuses contradictory options (--dump-after with --interpret).
 void check_execute_options(const ExecuteOptions& o);
