@@ -29,7 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__linux__)
+/* SISKIN_BLOCK_NO_MAP: malloc'd blocks only, for ThreadSanitizer, which does not see mremap (a
+ * mapping one thread gave up and another got at the same address reads as a race). The host and
+ * the kernels must agree on it: scripts/tsan.sh sets it for kernels whose blocks it never frees. */
+#if defined(__linux__) && !defined(SISKIN_BLOCK_NO_MAP)
 #include <sys/mman.h>
 #include <unistd.h>
 #if !defined(MREMAP_MAYMOVE) || !defined(MAP_ANONYMOUS)

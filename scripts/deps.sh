@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages siskin needs when any is missing (as root), then returns.
-# Usage: scripts/deps.sh [build|demo|test|bench|fuzz]
+# Usage: scripts/deps.sh [build|demo|test|bench|fuzz|tsan]
 set -euo pipefail
 # The Python package (python/) builds for /usr/bin/python3 with Debian's numpy and scipy.
 packages=(cmake ninja-build g++ gcc make pkg-config ccache
@@ -15,6 +15,7 @@ case "${1:-build}" in
   test) packages+=(libgtest-dev python3-pytest python3-sparse)
         optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed) ;;
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
+  tsan) packages+=(clang libclang-rt-14-dev libomp-dev python3 python3-numpy python3-scipy) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
                     python3-sparse python3-matplotlib libgraphblas-dev python3-dask
                     python3-distributed) ;;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# ThreadSanitizer on a sample of siskin's multi-threaded kernels (issue 21): SpMV, a scalar sum,
+# A + B into CSR, SpGEMM into CSR (row workspace per thread) and a masked product, each on 2, 3
+# and 7 threads, on inputs with empty rows and a full one, above the work threshold so that every
+# thread gets rows. Kernels are compiled with clang, -fsanitize=thread and LLVM's libomp, whose
+# Archer tool (OMP_TOOL_LIBRARIES) tells ThreadSanitizer what OpenMP's fork, join, barriers and
+# critical sections order: GCC's libgomp is not instrumented, so with it every region would be
+# reported. Covered: the kernels' own code and the runtime C it includes (runtime/*.h: chunking,
+# the per-thread parts and their join, the status record, buffer growth). Not covered: the C++
+# library (the counting-sort transpose's threads), which would need a ThreadSanitizer build of
+# all of siskin; OpenMP's internals (ignore_noninstrumented_modules). Kernels allocate with malloc
+# only here (SISKIN_BLOCK_NO_MAP): ThreadSanitizer does not see mremap, so a mapping one thread
+# gave up and another got at the same address would read as a race.
+# Not part of scripts/test.sh: it compiles 15 kernels with the sanitizer (minutes).
+# Usage: scripts/tsan.sh   (after building build/siskin; SISKIN_BUILD names another build folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh tsan
+build=${SISKIN_BUILD:-build}
+if [ ! -x "$build/siskin" ]; then
+  echo "scripts/tsan.sh: build the siskin command first (cmake --build $build --target siskin_cli)" >&2
+  exit 2
+fi
+work=build-tsan
+mkdir -p "$work"
+clang -Wall -Wextra -fsanitize=thread -g scripts/tsan/kernel_driver.c -o "$work/kernel_driver" -ldl
+/usr/bin/python3 scripts/tsan/threaded_kernels.py "$build/siskin" "$work/kernel_driver" "$work/kernels"
