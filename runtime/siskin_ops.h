@@ -192,6 +192,27 @@ static inline bool siskin_bitwise_not_b(bool a) { return !a; }
     static inline F siskin_exp_##S(F a) { return exp##M(a); }                                  \
     static inline F siskin_log_##S(F a) { return log##M(a); }                                  \
     static inline F siskin_sqrt_##S(F a) { return sqrt##M(a); }                                \
+    static inline F siskin_sin_##S(F a) { return sin##M(a); }                                  \
+    static inline F siskin_cos_##S(F a) { return cos##M(a); }                                  \
+    static inline F siskin_tan_##S(F a) { return tan##M(a); }                                  \
+    static inline F siskin_asin_##S(F a) { return asin##M(a); }                                \
+    static inline F siskin_acos_##S(F a) { return acos##M(a); }                                \
+    static inline F siskin_atan_##S(F a) { return atan##M(a); }                                \
+    static inline F siskin_sinh_##S(F a) { return sinh##M(a); }                                \
+    static inline F siskin_cosh_##S(F a) { return cosh##M(a); }                                \
+    static inline F siskin_tanh_##S(F a) { return tanh##M(a); }                                \
+    static inline F siskin_asinh_##S(F a) { return asinh##M(a); }                              \
+    static inline F siskin_acosh_##S(F a) { return acosh##M(a); }                              \
+    static inline F siskin_atanh_##S(F a) { return atanh##M(a); }                              \
+    static inline F siskin_expm1_##S(F a) { return expm1##M(a); }                              \
+    static inline F siskin_log1p_##S(F a) { return log1p##M(a); }                              \
+    static inline F siskin_log2_##S(F a) { return log2##M(a); }                                \
+    static inline F siskin_log10_##S(F a) { return log10##M(a); }                              \
+    static inline F siskin_floor_##S(F a) { return floor##M(a); }                              \
+    static inline F siskin_ceil_##S(F a) { return ceil##M(a); }                                \
+    static inline F siskin_trunc_##S(F a) { return trunc##M(a); }                              \
+    static inline F siskin_round_##S(F a) { return rint##M(a); }                               \
+    static inline F siskin_atan2_##S(F y, F x) { return atan2##M(y, x); }                      \
     /* Exponents beyond +-4000 give the same result as +-4000 (0 or inf) for every F. */       \
     static inline F siskin_ldexp_##S(F a, int64_t n) {                                         \
         return ldexp##M(a, (int)(n > 4000 ? 4000 : n < -4000 ? -4000 : n));                    \

@@ -122,3 +122,32 @@ TEST(AlgebraMath, Ldexp) {
     EXPECT_TRUE(ThrowsWith([] { ev("ldexp", {f64(1), u64(2)}); },
                            "does not take float64 and uint64 arguments"));
 }
+
+// The trigonometric, hyperbolic, logarithmic and rounding ufuncs: float in, float out, the C
+// library's function (round is rint: halves to even, as NumPy's rint and the standard's round).
+TEST(AlgebraMath, TrigonometricAndRounding) {
+    for (const char* op : {"sin", "acos", "tanh", "log10", "floor", "round"}) {
+        EXPECT_EQ(rt(op, {ValueType::Int32}), ValueType::Float64) << op;
+        EXPECT_EQ(rt(op, {ValueType::Float32}), ValueType::Float32) << op;
+    }
+    EXPECT_EQ(rt("atan2", {ValueType::Float32, ValueType::Int64}), ValueType::Float64);
+    EXPECT_TRUE(Is(ev("sin", {f64(0)}), f64(0)));
+    EXPECT_TRUE(Is(ev("sin", {f64(-0.0)}), f64(-0.0)));
+    EXPECT_TRUE(Is(ev("cos", {i64(0)}), f64(1)));
+    EXPECT_TRUE(ev("sin", {f64(kInf)}).is_nan());
+    EXPECT_NEAR(ev("atan", {f64(1)}).as_double(), 0.7853981633974483, 1e-15);
+    EXPECT_TRUE(Is(ev("atanh", {f64(1)}), f64(kInf)));
+    EXPECT_TRUE(ev("acosh", {f64(0.5)}).is_nan());
+    EXPECT_TRUE(Is(ev("log2", {i64(1024)}), f64(10)));
+    EXPECT_TRUE(Is(ev("log10", {f64(0)}), f64(-kInf)));
+    EXPECT_TRUE(Is(ev("expm1", {f64(0)}), f64(0)));
+    EXPECT_TRUE(Is(ev("log1p", {f64(-1)}), f64(-kInf)));
+    EXPECT_TRUE(Is(ev("floor", {f64(-2.5)}), f64(-3)));
+    EXPECT_TRUE(Is(ev("ceil", {f64(-2.5)}), f64(-2)));
+    EXPECT_TRUE(Is(ev("trunc", {f64(-2.5)}), f64(-2)));
+    EXPECT_TRUE(Is(ev("round", {f64(2.5)}), f64(2)));
+    EXPECT_TRUE(Is(ev("round", {f64(3.5)}), f64(4)));
+    EXPECT_TRUE(Is(ev("round", {f32(-0.5)}), f32(-0.0)));
+    EXPECT_TRUE(Is(ev("atan2", {f64(0), f64(-1)}), f64(3.141592653589793)));
+    EXPECT_TRUE(Is(ev("atan2", {f64(-0.0), f64(1)}), f64(-0.0)));
+}

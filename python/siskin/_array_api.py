@@ -244,6 +244,10 @@ _ELEMENTWISE = {
     "logical_and": "and", "logical_not": "not", "logical_or": "or", "logical_xor": "xor",
     "maximum": "max", "minimum": "min", "multiply": "mul", "negative": "neg", "not_equal": "ne",
     "pow": "pow", "remainder": "mod", "sqrt": "sqrt", "subtract": "sub",
+    "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
+    "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh",
+    "acosh": "acosh", "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "round": "round",
 }
 ELEMENTWISE = {name: _ufunc(name, op) for name, op in _ELEMENTWISE.items()}
 

@@ -1,5 +1,7 @@
-// exp log sqrt pow ldexp isnan isinf isfinite: NumPy exp, log, sqrt, power, ldexp, isnan, isinf,
-// isfinite. The transcendental ones compute in the float type (bool and integers give float64);
+// exp log sqrt pow ldexp isnan isinf isfinite, the trigonometric and hyperbolic functions and
+// their inverses, expm1 log1p log2 log10, floor ceil trunc round, atan2: NumPy's ufuncs of those
+// names (round is rint: halves to even). The transcendental and rounding ones compute in the
+// float type (bool and integers give float64);
 // pow keeps integers integers (bool in int8); the classifications take any type and give bool
 // (an integer is never NaN or infinite).
 #include <cmath>
@@ -34,6 +36,12 @@ template <class K> Operator classification(std::string name, K k) {
             return Signature{ValueType::Bool, {f, f, f}};
         },
         unary_body<kFloat>(k), std::move(c_template));
+}
+
+Operator atan2_op() {
+    return make_operator(
+        "atan2", 2, [](std::span<const ValueType> types) { return uniform(float_of(promote_all(types))); },
+        binary_body<kFloat>([](auto y, auto x) { return std::atan2(y, x); }), "siskin_atan2_$t($0, $1)");
 }
 
 Operator pow_op() {
@@ -94,6 +102,27 @@ void add_math_operators(std::vector<Operator>& out) {
     out.push_back(transcendental("exp", [](auto a) { return std::exp(a); }));
     out.push_back(transcendental("log", [](auto a) { return std::log(a); }));
     out.push_back(transcendental("sqrt", [](auto a) { return std::sqrt(a); }));
+    out.push_back(transcendental("sin", [](auto a) { return std::sin(a); }));
+    out.push_back(transcendental("cos", [](auto a) { return std::cos(a); }));
+    out.push_back(transcendental("tan", [](auto a) { return std::tan(a); }));
+    out.push_back(transcendental("asin", [](auto a) { return std::asin(a); }));
+    out.push_back(transcendental("acos", [](auto a) { return std::acos(a); }));
+    out.push_back(transcendental("atan", [](auto a) { return std::atan(a); }));
+    out.push_back(transcendental("sinh", [](auto a) { return std::sinh(a); }));
+    out.push_back(transcendental("cosh", [](auto a) { return std::cosh(a); }));
+    out.push_back(transcendental("tanh", [](auto a) { return std::tanh(a); }));
+    out.push_back(transcendental("asinh", [](auto a) { return std::asinh(a); }));
+    out.push_back(transcendental("acosh", [](auto a) { return std::acosh(a); }));
+    out.push_back(transcendental("atanh", [](auto a) { return std::atanh(a); }));
+    out.push_back(transcendental("expm1", [](auto a) { return std::expm1(a); }));
+    out.push_back(transcendental("log1p", [](auto a) { return std::log1p(a); }));
+    out.push_back(transcendental("log2", [](auto a) { return std::log2(a); }));
+    out.push_back(transcendental("log10", [](auto a) { return std::log10(a); }));
+    out.push_back(transcendental("floor", [](auto a) { return std::floor(a); }));
+    out.push_back(transcendental("ceil", [](auto a) { return std::ceil(a); }));
+    out.push_back(transcendental("trunc", [](auto a) { return std::trunc(a); }));
+    out.push_back(transcendental("round", [](auto a) { return std::rint(a); }));
+    out.push_back(atan2_op());
     out.push_back(pow_op());
     out.push_back(ldexp_op());
     out.push_back(classification("isnan", [](auto a) { return std::isnan(a); }));
