@@ -3,6 +3,8 @@
 # thread) against `--distributed` on 1 and 2 ranks, the three interleaved round by round in one
 # run; and the communication of each rank (--comm-stats) on 2 and 4 ranks. On a 2-core machine
 # this measures overhead, not scaling. Writes bench/results/MPI.md and bench/results/mpi/*.json.
+# With PETSc (build/bench/petsc_spmv: SISKIN_PETSC and SISKIN_BUILD_BENCH on), also siskin's
+# distributed SpMV against PETSc's MatMult on the same partition.
 # Usage: bench/mpi_spmv.sh [MATRIX_DIR] [REPEAT] [ROUNDS]   (build/siskin built with SISKIN_MPI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,12 @@ for m in "${matrices[@]}"; do
     mpirun -np "$np" build/siskin run "$spmv" -i A="$a" -i x="$tmp/x.mtx" --distributed \
         --comm-stats "$out/$m-comm-np$np.json"
   done
+  # PETSc's MatMult on siskin's partition, the two alternating in one run (built with PETSc).
+  if [[ -x build/bench/petsc_spmv ]]; then
+    for np in 1 2; do
+      mpirun -np "$np" build/bench/petsc_spmv "$a" "$repeat" "$rounds" > "$out/$m-petsc-np$np.json"
+    done
+  fi
 done
 /usr/bin/python3 - "$out" "$repeat" "$rounds" "$(uptime)" "${matrices[@]}" > bench/results/MPI.md <<'PY'
 import json, statistics, sys
@@ -57,6 +65,22 @@ print("\nWith one rank the layer adds to the serial kernel only its bookkeeping 
 print("signature key, an MPI_Allreduce of one int that agrees on errors, the output vector); with")
 print("two, each rank runs half the rows, the halo messages go through shared memory, and the two")
 print("ranks share the 2 cores with the other jobs of the machine.\n")
+import os
+if all(os.path.exists(f"{out}/{m}-petsc-np{p}.json") for m in names for p in (1, 2)):
+    print("## Against PETSc's MatMult on the same partition\n")
+    print("`build/bench/petsc_spmv` (bench/petsc_spmv.cpp) reads the matrix with siskin, exports it to")
+    print("PETSc (`siskin::distributed::PetscMatrix`, MatCreateMPIAIJWithSplitArrays over the same")
+    print(f"blocks) and alternates `distributed::spmv` with `MatMult` round by round ({rounds} rounds of")
+    print(f"{repeat} products; the median round; a round's time is its slowest rank's). siskin's call")
+    print("returns a new vector each time, MatMult writes into one it is given. Ratio above 1: siskin")
+    print("is faster.\n")
+    print("| matrix | ranks | siskin ms | PETSc ms | PETSc / siskin |")
+    print("|---|---:|---:|---:|---:|")
+    for m in names:
+        for p in (1, 2):
+            r = json.load(open(f"{out}/{m}-petsc-np{p}.json"))
+            print(f"| {m} | {p} | {r['siskin_ms']:.3f} | {r['petsc_ms']:.3f} | {r['petsc_ms'] / r['siskin_ms']:.2f} |")
+    print()
 print("## Communication per rank (`--comm-stats`, one SpMV)\n")
 print("Fields as src/distributed/README.md defines them; SpMV figures per call, `halo_setup` once")
 print("per matrix, `read` the routing of the parallel read (24 bytes per entry). The scale-out")

@@ -8,17 +8,18 @@ packages=(cmake ninja-build g++ gcc make pkg-config ccache
           python3 python3-dev pybind11-dev python3-numpy python3-scipy)
 # Optional packages: installed as root, never required of another user (the build leaves the
 # feature out without them). OpenMPI turns on the distributed layer (CMake option SISKIN_MPI);
-# Dask runs siskin tensors as Dask chunks (python/tests/test_dask.py skips without it).
+# Dask runs siskin tensors as Dask chunks (python/tests/test_dask.py skips without it); PETSc
+# turns on the export of distributed matrices to PETSc (CMake option SISKIN_PETSC) and its tests.
 optional=()
 case "${1:-build}" in
   demo) optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed) ;;
   test) packages+=(libgtest-dev python3-pytest python3-sparse)
-        optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed) ;;
+        optional+=(libopenmpi-dev openmpi-bin python3-dask python3-distributed libpetsc-real-dev) ;;
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   tsan) packages+=(clang libclang-rt-14-dev libomp-dev python3 python3-numpy python3-scipy) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
                     python3-sparse python3-matplotlib libgraphblas-dev python3-dask
-                    python3-distributed) ;;
+                    python3-distributed libopenmpi-dev openmpi-bin libpetsc-real-dev) ;;
 esac
 missing=()
 for p in "${packages[@]}"; do
