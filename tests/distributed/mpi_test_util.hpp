@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "siskin/distributed.hpp"
+#include "siskin/error.hpp"
 #include "siskin/tensor.hpp"
 
 namespace siskin::distributed::testing {
@@ -66,6 +67,16 @@ inline Tensor random_matrix(int64_t rows, int64_t cols, double density, unsigned
                 list.add(std::vector<int64_t>{i, j}, Scalar::of(double(w == 0 ? 5 : w)));
             }
     return Tensor::from_coordinates({rows, cols}, ValueType::Float64, fill, format, list);
+}
+
+/// The message of the siskin::Error that `work` throws, or "" when it throws none.
+template <class Work> std::string error_of(Work&& work) {
+    try {
+        work();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
 }
 
 /// A vector of n exactly representable values.

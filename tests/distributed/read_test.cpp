@@ -38,15 +38,6 @@ private:
 };
 
 // The error message of `read` (every rank's), or "" when it read.
-template <class Read> std::string error_of(Read&& read) {
-    try {
-        read();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
 TEST(DistributedRead, FilesEqualTheSerialRead) {
     SharedFiles files_on_disk;
     const std::vector<std::pair<std::string, std::string>> files{

@@ -23,15 +23,6 @@ public:
 };
 const auto* const environment = ::testing::AddGlobalTestEnvironment(new PetscEnvironment);
 
-std::string error_of(const std::function<void()>& work) {
-    try {
-        work();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
 // PETSc's y = A x over siskin's x, against siskin's SpMV: local entries within rounding (the
 // two sum each row in their own order, with or without fused multiply-adds).
 void check_mat_mult(const DistributedMatrix& a, double tolerance = 1e-12) {
