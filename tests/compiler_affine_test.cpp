@@ -479,6 +479,35 @@ TEST(AffineCompiled, Case4WorkIsFlatInTheLength) {
     EXPECT_LE(w, 3 + 4 + 4 * 2);
 }
 
+// Case 21 (loose upper bound): the window of output row x covers input rows x..x+2, but a DCSR
+// (or COO) row level stores rows far past it. The walk must stop at the first stored row past the
+// window (the paper's `break`): looking at that one row is all the tail costs, and none of its
+// values is read. So the work of the windows over rows 0..4 is the same with 3 or with 300 rows
+// stored below them, at most one step more than with none, and the values agree with the
+// reference every time (scalar_work_of checks them).
+TEST(AffineCompiled, Case21RowsPastTheWindowAreNeverWalked) {
+    Tensor f = dense_of({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    for (const std::string format : {"dcsr", "coo", "csr"}) {
+        auto image = [&](int64_t tail_rows) {
+            CoordinateList list;
+            list.ndims = 2;
+            for (int64_t r : {0, 2, 3})
+                for (int64_t c : {1, 4, 6}) list.add(std::vector<int64_t>{r, c}, Scalar::of(double(r + c + 1)));
+            for (int64_t r = 6; r < 6 + tail_rows; ++r) list.add(std::vector<int64_t>{r, r % 8}, Scalar::of(100.0));
+            return Tensor::from_coordinates({306, 8}, ValueType::Float64, Scalar::of(0.0),
+                                            Format::parse(format, 2), list);
+        };
+        Tensor none = image(0), few = image(3), many = image(300);
+        const std::string windows = "for x in 0:3 { s[] += I[x+p, y+q] * F[p,q] }";
+        int64_t without = scalar_work_of(windows, {{"I", &none}, {"F", &f}});
+        int64_t short_tail = scalar_work_of(windows, {{"I", &few}, {"F", &f}});
+        int64_t long_tail = scalar_work_of(windows, {{"I", &many}, {"F", &f}});
+        EXPECT_EQ(short_tail, long_tail) << format;
+        EXPECT_LE(short_tail, without + 1) << format;
+        EXPECT_GT(without, 0) << format;
+    }
+}
+
 // Case 3: on random sorted coordinate sets, the offsets the windowed loop visits are exactly the
 // brute-force set {o : some t < w has o + t stored}: the compiled output (C all ones, so A[o]
 // counts the stored entries in window o) matches it, and the work of the scalar form is exactly
