@@ -18,9 +18,12 @@
 
 /* The threads for a loop of `work` units (iterations plus entries): `threads`, or 1 below
  * `min_work`, where starting the team would cost as much as the loop
- * (CompileOptions::parallel_min_work). */
-static inline int siskin_team_size(int64_t work, int64_t min_work, int threads) {
-    return work < min_work ? 1 : threads;
+ * (CompileOptions::parallel_min_work), and at most `cap` when above 0: the host's limit for
+ * this call, the last element of `dims` (1 in a forked child, whose copy of libgomp's thread
+ * pool has no threads behind it: a team of one never touches the pool). */
+static inline int siskin_team_size(int64_t work, int64_t min_work, int threads, int64_t cap) {
+    if (work < min_work) return 1;
+    return cap > 0 && cap < threads ? (int)cap : threads;
 }
 
 /* The weight of iterations [lo, i): their count, plus their entries when pos is given. */

@@ -123,7 +123,7 @@ TEST_F(CliCompiled, ParallelMinWorkSetsTheThreshold) {
     args = "run 'y[i] += A[i,j]' -i A=" + data("olm1000.mtx") + " -o y=" + path("y2.mtx");
     Result shared = siskin_cli(args + " --threads 2 --parallel-min-work 0 --dump-after print");
     ASSERT_EQ(shared.status, 0) << shared.err;
-    EXPECT_NE(shared.err.find("siskin_team_size(siskin_loop_work_i32(A_pos, i_lo, i_hi), 0LL, 2)"), std::string::npos)
+    EXPECT_NE(shared.err.find("siskin_team_size(siskin_loop_work_i32(A_pos, i_lo, i_hi), 0LL, 2, dims[3LL])"), std::string::npos)
         << shared.err;
     EXPECT_TRUE(read_tensor(path("y1.mtx")).equals(read_tensor(path("y2.mtx"))));
     expect_one_line_error(siskin_cli(args + " --parallel-min-work=-5"), "parallel-min-work");

@@ -51,7 +51,10 @@ def abi(c_source):
         name = name[:-4] if name.endswith("_buf") else name
         buffers[int(k)] = (name, types[name])
     dims = {int(k): (t, int(a)) for t, a, k in re.findall(r"const int64_t (\w+)_dim(\d+) = dims\[(\d+)LL\]", c_source)}
-    return buffers, dims
+    # The element after the last dimension is the call's thread cap (compiler/bind.hpp): the
+    # driver's 0 past the manifest's dimensions must land there, so unread dimensions count too.
+    caps = [int(k) for k in re.findall(r"siskin_team_size\(.*, dims\[(\d+)LL\]\)", c_source)]
+    return buffers, dims, max(caps, default=0)
 
 
 def run_kernel(siskin, driver, work, program, formats, threads, inputs, shapes, racy=False):
@@ -70,7 +73,7 @@ def run_kernel(siskin, driver, work, program, formats, threads, inputs, shapes, 
                     "-DSISKIN_BLOCK_NO_MAP",
                     "-I", str(ROOT / "runtime"), str(work / "kernel.c"), "-o", str(work / "kernel.so")],
                    check=True)
-    buffers, dims = abi(c_source)
+    buffers, dims, cap_slot = abi(c_source)
     arrays = {}
     for name, value in inputs.items():
         if sp.issparse(value):
@@ -87,7 +90,7 @@ def run_kernel(siskin, driver, work, program, formats, threads, inputs, shapes, 
             lines.append(f"in {size} {a.size}")
         else:
             lines.append(f"out {size} 0")
-    dim_values = [0] * (max(dims) + 1 if dims else 0)
+    dim_values = [0] * max(max(dims) + 1 if dims else 0, cap_slot)
     for k, (tensor, axis) in dims.items():
         dim_values[k] = shapes[tensor][axis]
     (work / "manifest").write_text(f"{len(lines)} {len(dim_values)}\n{' '.join(map(str, dim_values))}\n" +

@@ -162,7 +162,8 @@ struct ParallelLoop {
 /// Each `for (int64_t v = lo; v < hi; v++) B` outside every other loop whose counter is one of
 /// `loops` becomes an OpenMP parallel region of `threads` threads (runtime/siskin_parallel.h),
 /// one chunk of consecutive iterations each, balanced by the loop's weight; a loop of less work
-/// than `min_work` runs on one thread. A `return e` in B records e for its chunk
+/// than `min_work` runs on one thread, and none on more than `thread_cap` (an int64_t the call
+/// passes; 0: no cap). A `return e` in B records e for its chunk
 /// and leaves the chunk (a region cannot be left by a return); after the region the kernel
 /// returns the status of the first chunk that stopped. Only where B assigns no variable declared
 /// outside it (but `reduction_var`, summed over the threads, when not empty), no buffer field,
@@ -171,6 +172,7 @@ struct ParallelLoop {
 /// the region in chunk order.
 /// `made` counts the regions.
 Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
-                       int64_t min_work, const std::string& reduction_var, int& made);
+                       int64_t min_work, const Expr& thread_cap, const std::string& reduction_var,
+                       int& made);
 
 } // namespace siskin::cast

@@ -155,9 +155,9 @@ Stmt redirect_returns(const Stmt& s, const Expr& record_args_prefix_status,
 class Parallelizer {
 public:
     Parallelizer(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
-                 int64_t min_work, std::string reduction_var)
+                 int64_t min_work, Expr thread_cap, std::string reduction_var)
         : names_(body), loops_(loops), threads_(threads), min_work_(min_work),
-          reduction_var_(std::move(reduction_var)) {
+          thread_cap_(std::move(thread_cap)), reduction_var_(std::move(reduction_var)) {
         // The kernel's declarations (its prologue), whose types a thread's own buffers keep
         // (`restrict` included).
         if (body.kind() == StmtKind::Block)
@@ -314,7 +314,7 @@ private:
         Expr work = call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
         std::string clauses = fmt::format(
             "omp parallel num_threads({})",
-            print(call("siskin_team_size", {work, i64(min_work_), int_lit(threads_)})));
+            print(call("siskin_team_size", {work, i64(min_work_), int_lit(threads_), thread_cap_})));
         if (!reduction_var_.empty()) clauses += fmt::format(" reduction(+:{})", reduction_var_);
 
         std::vector<Stmt> out{Decl::make(i64_type().as_const(), lo_name, lo),
@@ -434,16 +434,18 @@ private:
     const std::vector<ParallelLoop>& loops_;
     int threads_;
     int64_t min_work_;
+    Expr thread_cap_;
     std::string reduction_var_;
 };
 
 } // namespace
 
 Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
-                       int64_t min_work, const std::string& reduction_var, int& made) {
+                       int64_t min_work, const Expr& thread_cap, const std::string& reduction_var,
+                       int& made) {
     made = 0;
     if (loops.empty() || threads <= 1) return body;
-    Parallelizer p(body, loops, threads, min_work, reduction_var);
+    Parallelizer p(body, loops, threads, min_work, thread_cap, reduction_var);
     Stmt out = p.visit(body);
     made = p.made;
     return out;

@@ -220,6 +220,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
         for (const auto& bs : leaf.buffers(t.type)) t.values = bind_buffer(t, bs);
     }
     kt.num_buffers = slot;
+    kt.num_dims = dim_slot;
     return kt;
 }
 

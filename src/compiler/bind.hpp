@@ -5,7 +5,9 @@
 //
 // `buffers` lists, tensor by tensor (inputs in order of first appearance, then outputs in order
 // of first assignment), each level's buffers in LevelStorage order and then the values buffer
-// (none for a pattern leaf). `dims` lists every tensor's dimensions in the same tensor order.
+// (none for a pattern leaf). `dims` lists every tensor's dimensions in the same tensor order,
+// then one more element: the most threads the call may start (0: as many as the kernel was
+// compiled for; Kernel::run gives 1 in a forked child, kernel_thread_cap()).
 // The prologue unpacks each buffer once into a typed local (`const T *restrict` for inputs) and
 // each dimension into a local; dimensions that the program ties together through a loop index
 // share one local, so the prover sees them as one value (the host checks they agree).
@@ -40,6 +42,7 @@ struct KernelTensors {
     /// Groups of dimensions that must be equal at run time.
     std::vector<std::vector<DimRef>> dim_classes;
     int num_buffers = 0;
+    int num_dims = 0; // dims[num_dims] is the call's thread cap
 
     const TensorBinding& at(const std::string& name) const { return *bindings.at(name); }
     /// Inputs then outputs.

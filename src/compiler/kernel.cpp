@@ -290,7 +290,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     for (size_t k = 0; k < hints.size() && k < written.size(); ++k)
         buffer_memory::reserve(*written[k].first, hints[k],
                                plan.zeroed_room.count(written[k].second) > 0);
-    dims.push_back(0); // never empty
+    dims.push_back(kernel_thread_cap()); // the call's thread cap (bind.hpp)
     int status = entry(buffers.data(), dims.data());
     if (status == 0) {
         std::lock_guard lock(size_hints_mutex);

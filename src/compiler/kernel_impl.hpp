@@ -20,6 +20,11 @@ public:
     using Error::Error;
 };
 
+/// The most threads a kernel call may start, passed as the last element of the kernel's `dims`:
+/// 0 (as many as the kernel was compiled for), or 1 in the child of a fork, where libgomp's
+/// thread pool is a copy without threads (kernel_threads.cpp) and only a team of one is safe.
+int kernel_thread_cap();
+
 struct Kernel::Impl {
     compiler::KernelPlan plan;
     codegen::JitResult jit;

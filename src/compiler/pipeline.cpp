@@ -198,8 +198,9 @@ const std::vector<Stage>& stages() {
         // build sums its counter over the threads.
         {"parallel_loops", Shows::Body,
          [](Planning& p) {
-             p.body = cast::parallelize_loops(p.body, p.parallel_loops, p.threads,
-                                              p.options.parallel_min_work, p.options.count_work ? kWorkCounterSymbol : "",
+             cast::Expr thread_cap = cast::at(cast::var("dims"), cast::i64(p.tensors.num_dims));
+             p.body = cast::parallelize_loops(p.body, p.parallel_loops, p.threads, p.options.parallel_min_work,
+                                              thread_cap, p.options.count_work ? kWorkCounterSymbol : "",
                                               p.parallel_regions);
          }},
         {"print", Shows::Source,
