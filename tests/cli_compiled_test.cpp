@@ -361,3 +361,36 @@ TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
                                      path("x.tns")),
                           "--plan 3");
 }
+
+TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndAutoPlanRunsTheCheapest) {
+    CoordinateList entries;
+    entries.ndims = 2;
+    for (int64_t k = 0; k < 90; ++k)
+        entries.add(std::vector<int64_t>{(k * 7) % 30, (k * 13 + k / 30) % 30}, Scalar::of(static_cast<double>(k % 5 + 1)));
+    write_matrix_market(Tensor::from_coordinates({30, 30}, ValueType::Float64, Scalar::of(0.0), Format::csr(), entries),
+                        path("a.mtx"));
+    std::vector<Scalar> ones(30, Scalar::of(2.0));
+    write_matrix_market(Tensor::from_dense({30, 1}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), ones),
+                        path("x.mtx"));
+    std::string inputs = " -i A=" + path("a.mtx") + ":csc -i x=" + path("x.mtx") + ":dense";
+    Result r = siskin_cli("explain 'y[i] += A[i,j] * x[j]'" + inputs);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // Reading the CSC matrix by columns beats transposing it or searching its columns.
+    EXPECT_EQ(r.out.rfind("plan 0 (cheapest): loops j, i", 0), 0u) << r.out;
+    EXPECT_EQ(count(r.out, "estimated cost"), 3u) << r.out;
+    EXPECT_NE(r.out.find("loop steps +"), std::string::npos) << r.out; // the cost's terms
+    EXPECT_NE(r.out.find("A[follow(i), j]"), std::string::npos) << r.out;
+    Tensor A = read_matrix_market(path("a.mtx")), x = read_matrix_market(path("x.mtx"));
+    std::vector<Scalar> twos(30, Scalar::of(2.0));
+    Tensor xv = Tensor::from_dense({30}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), twos);
+    auto want = evaluate_reference(ir::parse_program("y[i] += A[i,j] * x[j]"), {{"A", &A}, {"x", &xv}}).at("y");
+    for (std::string choice : {"--auto-plan", "--plan 0", "--plan 1", "--plan 2"}) {
+        std::string out = path("y.tns");
+        r = siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " " + choice + " -o y=" + out);
+        ASSERT_EQ(r.status, 0) << choice << ": " << r.err;
+        EXPECT_TRUE(read_tensor(out).equals(want)) << choice;
+    }
+    expect_one_line_error(siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " --plan 1 --auto-plan -o y=" +
+                                     path("y.tns")),
+                          "--auto-plan");
+}

@@ -42,13 +42,14 @@ TEST(PlannerChainOrder, TheSparsePairIsMultipliedFirst) {
     expect_candidates_agree(other, mirrored);
 }
 
-TEST(PlannerChainOrder, OtherProgramsAndWrittenLoopsKeepTheirOrder) {
+TEST(PlannerChainOrder, WrittenLoopsKeepTheirOrder) {
     Tensor a = random_matrix(6, 6, 0.3, 4);
     std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &a}, {"C", &a}};
-    for (const char* text : {"C[i,j] += A[i,k] * B[k,j]", "for i, j, k, l { D[i,l] += A[i,j] * B[j,k] * C[k,l] }"}) {
+    for (const char* text : {"for i, k, j { C[i,j] += A[i,k] * B[k,j] }",
+                             "for i, j, k, l { D[i,l] += A[i,j] * B[j,k] * C[k,l] }"}) {
         Plan plan = plan_program(ir::parse_program(text), inputs);
         ASSERT_EQ(plan.candidates.size(), 1u) << text;
-        EXPECT_EQ(plan.candidates[0].description, "as written") << text;
+        EXPECT_EQ(plan.candidates[0].description, "as written (not weighed)") << text;
     }
 }
 
@@ -58,6 +59,22 @@ TEST(PlannerStatistics, RowAndColumnCountsOfTheEntriesThatAreNotTheFill) {
     EXPECT_EQ(s.entries, 3); // the stored 0 is the fill
     EXPECT_EQ(s.per_coordinate[0], (std::vector<int64_t>{2, 0, 1}));
     EXPECT_EQ(s.per_coordinate[1], (std::vector<int64_t>{0, 2, 0, 1}));
+    // Storage positions of the csr: 2 non-empty rows, 3 entries; the longest row holds 2.
+    EXPECT_EQ(s.level_entries, (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(s.max_fibre, (std::vector<int64_t>{2, 2}));
+    EXPECT_DOUBLE_EQ(s.mean_fibre(1), 1.5);
+}
+
+TEST(PlannerStatistics, MeasuredOncePerStorage) {
+    Tensor a = random_matrix(30, 30, 0.1, 5), b = random_matrix(30, 30, 0.1, 6);
+    auto first = statistics_of(a);
+    EXPECT_EQ(statistics_of(a).get(), first.get()); // the same object: no second scan
+    EXPECT_NE(statistics_of(b).get(), first.get());
+    EXPECT_EQ(first->entries, TensorStatistics::of(a).entries);
+    Tensor copy = a; // other buffers: measured again, to the same numbers
+    auto again = statistics_of(copy);
+    EXPECT_NE(again.get(), first.get());
+    EXPECT_EQ(again->per_coordinate, first->per_coordinate);
 }
 
 } // namespace

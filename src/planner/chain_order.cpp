@@ -9,9 +9,9 @@
 
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
-#include "siskin/planner.hpp"
+#include "planner/candidates.hpp"
 
-namespace siskin {
+namespace siskin::planner {
 
 namespace {
 
@@ -71,25 +71,26 @@ std::string access(const std::string& t, const std::string& r, const std::string
 
 } // namespace
 
-Plan plan_program(const ir::Program& program, const std::map<std::string, const Tensor*>& inputs) {
+std::optional<std::vector<PlanCandidate>> chain_candidates(const ir::Program& program,
+                                                           const std::map<std::string, const Tensor*>& inputs) {
     Plan plan;
-    plan.candidates.push_back({"as written", program, {}, 0});
+    plan.candidates.push_back({"as written", program, {}, 0, "not estimated"});
     auto chain = chain_of(program);
-    if (!chain) return plan;
+    if (!chain) return std::nullopt;
     const Tensor* tx = inputs.count(chain->x.tensor) ? inputs.at(chain->x.tensor) : nullptr;
     const Tensor* ty = inputs.count(chain->y.tensor) ? inputs.at(chain->y.tensor) : nullptr;
     const Tensor* tz = inputs.count(chain->z.tensor) ? inputs.at(chain->z.tensor) : nullptr;
-    if (!tx || !ty || !tz || tx->ndims() != 2 || ty->ndims() != 2 || tz->ndims() != 2) return plan;
+    if (!tx || !ty || !tz || tx->ndims() != 2 || ty->ndims() != 2 || tz->ndims() != 2) return std::nullopt;
     for (const Tensor* t : {tx, ty, tz})
-        if (!t->fill().same_value(Scalar::zero(t->type()))) return plan; // products skip zeros only
+        if (!t->fill().same_value(Scalar::zero(t->type()))) return std::nullopt; // products skip zeros only
 
-    TensorStatistics sx = TensorStatistics::of(*tx), sy = TensorStatistics::of(*ty), sz = TensorStatistics::of(*tz);
+    const TensorStatistics &sx = *statistics_of(*tx), &sy = *statistics_of(*ty), &sz = *statistics_of(*tz);
     const auto& col_x = sx.per_coordinate[1];
     const auto& row_y = sy.per_coordinate[0];
     const auto& col_y = sy.per_coordinate[1];
     const auto& row_z = sz.per_coordinate[0];
     const double rows = static_cast<double>(sx.shape[0]), cols = static_cast<double>(sz.shape[1]);
-    if (col_x.size() != row_y.size() || col_y.size() != row_z.size()) return plan;
+    if (col_x.size() != row_y.size() || col_y.size() != row_z.size()) return std::nullopt;
     // One walk over Y: the work below each (a, b) of the fused nest, and column counts of X*Y.
     std::vector<double> below(row_y.size(), 0), col_xy(col_y.size(), 0);
     ty->for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
@@ -116,6 +117,8 @@ Plan plan_program(const ir::Program& program, const std::map<std::string, const 
     for (size_t b = 0; b < row_y.size(); ++b)
         fused += static_cast<double>(col_x[b]) * std::min(static_cast<double>(row_y[b]), z_column);
     plan.candidates.front().cost = rows * cols + cols * fused;
+    plan.candidates.front().formula = fmt::format("{:.3g} output elements + {:.3g} intersection steps", rows * cols,
+                                                  cols * fused);
     plan.candidates.front().description = fmt::format("one fused nest ({}, {}, {}, {})", chain->a, chain->d,
                                                       chain->x.col, chain->y.col);
 
@@ -139,12 +142,14 @@ Plan plan_program(const ir::Program& program, const std::map<std::string, const 
     std::string right = product(t, y.row, y.col, z.col, y.tensor, z.tensor) + "\n" +
                         product(chain->output, x.row, x.col, z.col, x.tensor, t);
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, x.tensor, y.tensor, t, z.tensor),
-                               ir::parse_program(left), {{t, csr}}, xy + xy_entries + xy_z});
+                               ir::parse_program(left), {{t, csr}}, xy + xy_entries + xy_z,
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries", xy, xy_z,
+                                           xy_entries)});
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, y.tensor, z.tensor, x.tensor, t),
-                               ir::parse_program(right), {{t, csr}}, yz + yz_entries + x_yz});
-    std::stable_sort(plan.candidates.begin(), plan.candidates.end(),
-                     [](const PlanCandidate& p, const PlanCandidate& q) { return p.cost < q.cost; });
-    return plan;
+                               ir::parse_program(right), {{t, csr}}, yz + yz_entries + x_yz,
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries", yz, x_yz,
+                                           yz_entries)});
+    return plan.candidates;
 }
 
-} // namespace siskin
+} // namespace siskin::planner

@@ -33,6 +33,7 @@ struct RunOptions {
     std::vector<std::string> inputs, outputs, starts, shapes, fills, types, prints, function_files;
     ExecuteOptions exec;
     int plan = -1;        // --plan N: the planner's candidate N (default: the program as written)
+    bool auto_plan = false; // --auto-plan: the planner's cheapest estimate
     bool explain = false; // `siskin explain`: print the candidates instead of running
     bool distributed = false;    // --distributed: under mpirun, on a row partition
     std::string comm_stats_path; // --comm-stats FILE (with --distributed)
@@ -48,6 +49,7 @@ void run_distributed_command(const RunOptions& o) {
     refuse(!o.shapes.empty(), "--shape");
     refuse(!o.function_files.empty(), "--functions");
     refuse(o.plan >= 0, "--plan");
+    refuse(o.auto_plan, "--auto-plan");
     DistributedRunOptions d;
     d.program = o.program;
     d.inputs = o.inputs;
@@ -65,8 +67,8 @@ void run_distributed_command(const RunOptions& o) {
 void print_plan(const Plan& plan) {
     for (size_t k = 0; k < plan.candidates.size(); ++k) {
         const PlanCandidate& c = plan.candidates[k];
-        std::cout << fmt::format("plan {}{}: {}; estimated cost {:.4g}\n", k, k == 0 ? " (cheapest)" : "",
-                                 c.description, c.cost);
+        std::cout << fmt::format("plan {}{}: {}; estimated cost {:.4g} ({})\n", k, k == 0 ? " (cheapest)" : "",
+                                 c.description, c.cost, c.formula);
         std::string text = ir::print(c.program);
         for (size_t at = 0; at < text.size();) {
             size_t end = text.find('\n', at);
@@ -207,7 +209,7 @@ void run(const RunOptions& o) {
     // The program as written, or the planner's candidate --plan names (its temporaries are
     // outputs too). The cheapest estimate is not run by default yet: a product chain split in
     // two statements reads its temporary back slower than the estimate assumes (README).
-    Plan plan = plan_program(program, input_ptrs);
+    Plan plan = plan_program(program, input_ptrs, specs);
     if (o.explain) {
         print_plan(plan);
         return;
@@ -215,8 +217,10 @@ void run(const RunOptions& o) {
     if (o.plan >= static_cast<int>(plan.candidates.size()))
         throw Error(fmt::format("--plan {}: the planner weighed {} plan{} (siskin explain lists them)", o.plan,
                                 plan.candidates.size(), plan.candidates.size() == 1 ? "" : "s"));
-    const PlanCandidate& chosen = o.plan < 0 ? PlanCandidate{"as written", program, {}, 0}
-                                             : plan.candidates.at(static_cast<size_t>(o.plan));
+    if (o.auto_plan && o.plan >= 0) throw Error("--plan N and --auto-plan both choose the plan: give one");
+    const int index = o.auto_plan ? 0 : o.plan;
+    const PlanCandidate& chosen = index < 0 ? PlanCandidate{"as written", program, {}, 0, ""}
+                                            : plan.candidates.at(static_cast<size_t>(index));
     for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
     std::map<std::string, Tensor> results =
         execute(chosen.program, input_ptrs, specs, output_paths, o.exec, format_followed);
@@ -251,6 +255,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--plan", options->plan,
                     "Run the planner's candidate N (siskin explain lists them, cheapest first; default: the program as written)")
         ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--auto-plan", options->auto_plan,
+                  "Run the planner's cheapest estimate (plan 0 of siskin explain) instead of the program as written");
     cmd->add_flag("--distributed", options->distributed,
                   "Run under mpirun on a row partition of the matrices (SpMV, SpGEMM, elementwise, "
                   "reductions; docs/distributed.md); rank 0 writes the outputs");
@@ -271,6 +277,9 @@ void add_explain_command(CLI::App& app) {
                     "Program text, e.g. 'D[i,l] += A[i,j] * B[j,k] * C[k,l]', or @FILE")
         ->required();
     cmd->add_option("-i,--input", options->inputs, "Input tensor NAME=FILE[:FORMAT] (.mtx or .tns)");
+    cmd->add_option("-o,--output", options->outputs,
+                    "Output NAME=FILE[:FORMAT] as run would write it (its format matters to the plans; nothing is "
+                    "written)");
     cmd->add_option("--fill", options->fills, "Fill value NAME=VALUE of an input or output");
     cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input or output");
     cmd->add_option("--functions", options->function_files,
