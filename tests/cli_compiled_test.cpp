@@ -330,14 +330,18 @@ TEST_F(CliCompiled, OutputFormatsFollowTheData) {
     EXPECT_EQ(f.stored(), 1000 * 1000);
 }
 
-TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
-    // 30 x 30, about 3 entries a row: small enough for the reference to run the fused nest.
+// 30 x 30, about 3 entries a row: small enough for the reference to run a fused chain.
+void write_explain_matrix(const std::string& file) {
     CoordinateList entries;
     entries.ndims = 2;
     for (int64_t k = 0; k < 90; ++k)
         entries.add(std::vector<int64_t>{(k * 7) % 30, (k * 13 + k / 30) % 30}, Scalar::of(static_cast<double>(k % 5 + 1)));
     write_matrix_market(Tensor::from_coordinates({30, 30}, ValueType::Float64, Scalar::of(0.0), Format::csr(), entries),
-                        path("a.mtx"));
+                        file);
+}
+
+TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
+    write_explain_matrix(path("a.mtx"));
     std::string a = path("a.mtx");
     std::string inputs = " -i A=" + a + " -i B=" + a + " -i C=" + a;
     Result r = siskin_cli("explain 'D[i,l] += A[i,j] * B[j,k] * C[k,l]'" + inputs);
@@ -363,12 +367,7 @@ TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
 }
 
 TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndAutoPlanRunsTheCheapest) {
-    CoordinateList entries;
-    entries.ndims = 2;
-    for (int64_t k = 0; k < 90; ++k)
-        entries.add(std::vector<int64_t>{(k * 7) % 30, (k * 13 + k / 30) % 30}, Scalar::of(static_cast<double>(k % 5 + 1)));
-    write_matrix_market(Tensor::from_coordinates({30, 30}, ValueType::Float64, Scalar::of(0.0), Format::csr(), entries),
-                        path("a.mtx"));
+    write_explain_matrix(path("a.mtx"));
     std::vector<Scalar> ones(30, Scalar::of(2.0));
     write_matrix_market(Tensor::from_dense({30, 1}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), ones),
                         path("x.mtx"));
@@ -380,7 +379,7 @@ TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndAutoPlanRunsTheCheap
     EXPECT_EQ(count(r.out, "estimated cost"), 3u) << r.out;
     EXPECT_NE(r.out.find("loop steps +"), std::string::npos) << r.out; // the cost's terms
     EXPECT_NE(r.out.find("A[follow(i), j]"), std::string::npos) << r.out;
-    Tensor A = read_matrix_market(path("a.mtx")), x = read_matrix_market(path("x.mtx"));
+    Tensor A = read_matrix_market(path("a.mtx"));
     std::vector<Scalar> twos(30, Scalar::of(2.0));
     Tensor xv = Tensor::from_dense({30}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), twos);
     auto want = evaluate_reference(ir::parse_program("y[i] += A[i,j] * x[j]"), {{"A", &A}, {"x", &xv}}).at("y");
