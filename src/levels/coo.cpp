@@ -156,8 +156,7 @@ public:
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("the coo level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "coo");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -252,7 +251,7 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = stored - 1;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
         out.num_positions = stored;
         int64_t largest = stored;
         for (size_t j = 0; j < k; ++j)
@@ -276,8 +275,7 @@ public:
 
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>,
                      int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     void coordinates(const LevelStorage& s, std::span<const int64_t>, int64_t position,

@@ -104,7 +104,52 @@ void freeze_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level,
         return std::vector<cast::Stmt>{
             cast::If::make(cast::bin(cast::BinaryOp::Lt, next, cast::at(p, k)), cast::assign(next, cast::at(p, k)))};
     });
-    ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
+    set_buffer_size(ctx, pos, c_add(parents, 1));
+}
+
+KeptSlot open_kept_slot(LowerCtx& ctx, const Fiber& f, const cast::Expr& slot) {
+    const TensorBinding& t = *f.tensor;
+    bool leaf_below = f.level + 1 == t.num_levels();
+    std::optional<cast::Expr> d;
+    std::vector<cast::Stmt> pre = ctx.capture([&] {
+        if (!leaf_below || !t.values) {
+            std::string dirty = ctx.fresh("dirty");
+            d = cast::var(dirty);
+            ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
+        }
+        init_child_slots(ctx, t, f.level, slot, c_add(slot, 1));
+    });
+    LExpr child = child_fiber(ctx, f, {slot}, d);
+    std::optional<cast::Expr> keep = d;
+    if (leaf_below) {
+        cast::Expr holds = t.leaf().holds_value(ctx, t, slot);
+        keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
+    }
+    return {std::move(pre), std::move(child), *keep};
+}
+
+void mark_parent_dirty(const Fiber& f, std::vector<cast::Stmt>& commit) {
+    if (f.dirty) commit.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+}
+
+LoopletPtr appended_fibre_write(LowerCtx& ctx, const Fiber& f, const std::optional<cast::Expr>& start,
+                                LoopletPtr slots) {
+    const TensorBinding& t = *f.tensor;
+    cast::Expr count = ctx.level_var(t, f.level, "count");
+    std::vector<cast::Stmt> pre;
+    if (start) pre.push_back(cast::Decl::make(cast::Type::of(ValueType::Int64), start->as<cast::Var>().name, count));
+    std::vector<cast::Stmt> close{
+        cast::assign(cast::at(t.buffer(f.level, "pos").data_var(), c_add(f.pos.front(), 1)), count)};
+    return make_looplet<Thunk>(std::move(pre), std::move(slots), std::move(close));
+}
+
+void refuse_random_write(const Fiber& f, std::string_view level) {
+    throw Error(fmt::format("{} level of {} cannot be written by random access", level, f.tensor->name),
+                Error::Kind::Unsupported);
+}
+
+void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size) {
+    ctx.emit(cast::assign(cast::Field::make(b.raw_var(), "size"), size));
 }
 
 std::string_view search_suffix(ValueType index_type) {

@@ -51,6 +51,30 @@ void init_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, c
                              const cast::Expr& hi);
 void freeze_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& parents);
 
+/// A child slot an in-order writer opens at position `slot`, kept only when something other than
+/// the fill is written below it. `pre` declares a dirty flag where the child cannot tell alone (a
+/// value leaf right below starts at the fill and changes only by writes, so what it holds says
+/// whether it was written) and readies the slot; `child` is what is written; `keep` tests, after
+/// the write, whether the slot is kept.
+struct KeptSlot {
+    std::vector<cast::Stmt> pre;
+    LExpr child;
+    cast::Expr keep;
+};
+KeptSlot open_kept_slot(LowerCtx& ctx, const Fiber& f, const cast::Expr& slot);
+/// Appends `parent dirty = true` to what a kept slot commits, when f has a dirty flag above it.
+void mark_parent_dirty(const Fiber& f, std::vector<cast::Stmt>& commit);
+/// The writing Thunk of a fibre appended at the level's `count`: `start` (a fresh variable, when
+/// the writer needs it) holds the fibre's first entry while `slots` writes it, and
+/// pos[r+1] = count closes it.
+LoopletPtr appended_fibre_write(LowerCtx& ctx, const Fiber& f, const std::optional<cast::Expr>& start,
+                                LoopletPtr slots);
+/// locate_write of the levels written in coordinate order only: throws Error(Unsupported) naming
+/// the level and the tensor.
+[[noreturn]] void refuse_random_write(const Fiber& f, std::string_view level);
+/// Sets the final size of an output buffer at freeze.
+void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size);
+
 /// A loop `for (k = lo; k < hi; k++) body(k)`, or body(lo) alone when hi - lo is 1.
 void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
                      const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body);

@@ -181,6 +181,17 @@ private:
     bool narrow_;
 };
 
+/// Stores `arrays` (name, values) as the index buffers of a built level, in that order, at the
+/// width choose_index_bits gives `largest` (the biggest number any of them may hold).
+void store_index_buffers(LevelBuild& out, const LevelSpec& spec, int64_t largest, std::string_view level,
+                         const std::vector<std::pair<std::string, std::span<const int64_t>>>& arrays);
+/// Turns entry counts per fibre (fibre p's at [p+1], 0 at [0]) into the pos array's prefix sums.
+void prefix_sums(std::vector<int64_t>& pos);
+/// Fibre `parent` of a level with a pos array: the entries pos[parent] .. pos[parent+1]-1.
+FibreRange pos_fibre(const LevelStorage& s, int64_t parent);
+/// The first k in [lo, hi) with sorted[k] >= value, hi when none: a fibre's binary search.
+int64_t first_at_least(const IndexReader& sorted, int64_t lo, int64_t hi, int64_t value);
+
 /// check_place of the levels whose runs hold leaf values (runs of sub-fibres are not supported):
 /// throws Error unless level k is the last of `format`; `why` says what the level holds.
 void require_last_level(const Format& format, size_t k, std::string_view level, std::string_view why);

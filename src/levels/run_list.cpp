@@ -18,6 +18,7 @@
 #include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
+#include "levels/sorted_walk.hpp"
 #include "siskin/error.hpp"
 
 namespace siskin::levels {
@@ -52,30 +53,10 @@ public:
             return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
                 return locate_at(c, *fiber, i);
             });
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        cast::Expr right = t.buffer(f.level, "right").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
-            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
-        };
-        auto s = std::make_shared<Stepper>(cast::at(right, q));
-        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
-            if (c_constant(start) == 0) return {};
-            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
-            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
-            return {cast::assign(q, cast::call(fn, {right, q, q_end, target}))};
-        };
-        s->chunk = [fiber, q](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
-            return make_looplet<Run>(child_fiber(c, *fiber, {q}, fiber->dirty));
-        };
-        s->next = {cast::Increment::make(q)};
-        s->stop_bounds = {t.level_dim(f.level)};
-        return make_looplet<Thunk>(std::move(pre), s, std::vector<cast::Stmt>{});
+        return ended_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), /*covers=*/true,
+                           [](LowerCtx& c, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
+                               return make_looplet<Run>(child_fiber(c, fb, {q}, fb.dirty));
+                           });
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
@@ -146,8 +127,7 @@ public:
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("runlist level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "runlist");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -159,8 +139,8 @@ public:
         ctx.emit(skip_fibres(ctx, t, level, parents));
         // Past `parents` lie only fibres of a slot the parent dropped.
         ctx.emit(cast::assign(count, cast::at(pos.data_var(), parents)));
-        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_add(parents, 1)));
-        ctx.emit(cast::assign(cast::Field::make(right.raw_var(), "size"), count));
+        set_buffer_size(ctx, pos, c_add(parents, 1));
+        set_buffer_size(ctx, right, count);
         return count;
     }
 
@@ -248,18 +228,8 @@ private:
     // The run holding coordinate c: the first of the fibre whose end is past c. The runs cover
     // the whole fibre, so it always exists.
     static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        cast::Expr right = t.buffer(f.level, "right").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        std::string q = ctx.fresh("q");
-        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
-        std::vector<cast::Stmt> pre{cast::Decl::make(
-            cast::Type::of(ValueType::Int64), q,
-            cast::call(fn, {right, cast::at(pos, r), cast::at(pos, c_add(r, 1)),
-                            cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
-        return Hoist::make(std::move(pre), child_fiber(ctx, f, {cast::var(q)}, f.dirty), {});
+        FibreSearch s = search_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), c_add(c, 1));
+        return Hoist::make(std::move(s.pre), child_fiber(ctx, f, {s.q}, f.dirty), {});
     }
 };
 
@@ -319,12 +289,7 @@ public:
         SISKIN_ASSERT(e == in.size(), "runlist entries come with parents in order");
 
         out.num_positions = static_cast<int64_t>(right.size());
-        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, n), "runlist");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"pos", "right"};
-        out.storage.buffers.push_back(make_index_buffer(bits, pos));
-        out.storage.buffers.push_back(make_index_buffer(bits, right));
+        store_index_buffers(out, spec, std::max(out.num_positions, n), "runlist", {{"pos", pos}, {"right", right}});
         return out;
     }
 
@@ -342,8 +307,7 @@ public:
 
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>,
                      int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
@@ -366,14 +330,9 @@ public:
     // The run covering the coordinate: the first of the fibre whose end lies beyond it.
     std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>,
                                   int64_t parent, std::span<const int64_t> coords) const override {
-        IndexReader pos(s.buffer("pos")), right(s.buffer("right"));
-        int64_t lo = pos[parent], hi = pos[parent + 1];
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (right[mid] <= coords[0]) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo < pos[parent + 1]) return lo;
+        FibreRange runs = pos_fibre(s, parent);
+        int64_t q = first_at_least(IndexReader(s.buffer("right")), runs.begin, runs.end, coords[0] + 1);
+        if (q < runs.end) return q;
         return std::nullopt;
     }
 

@@ -48,34 +48,17 @@ LExpr write_single_region(LowerCtx& ctx, const Fiber& f, const RegionWrite& w, c
                           const cast::Expr& hi) {
     const TensorBinding& t = *f.tensor;
     const cast::Expr& r = f.pos.front();
-    bool leaf_below = f.level + 1 == t.num_levels();
     std::string q_name = ctx.fresh("q");
     cast::Expr q = cast::var(q_name);
-    // A value leaf right below starts at the fill and changes only by writes, so what it holds
-    // says alone whether it was written (as for sparselist).
-    std::optional<cast::Expr> d;
-    std::vector<cast::Stmt> pre = ctx.capture([&] {
-        ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), q_name,
-                                  cast::Ternary::make(w.holds, ctx.level_var(t, f.level, "high"), r)));
-        if (!leaf_below || !t.values) {
-            std::string dirty = ctx.fresh("dirty");
-            d = cast::var(dirty);
-            ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
-        }
-        init_child_slots(ctx, t, f.level, q, c_add(q, 1));
-    });
-    LExpr inner = child_fiber(ctx, f, {q}, d);
-    std::optional<cast::Expr> keep = d;
-    if (leaf_below) {
-        cast::Expr holds = t.leaf().holds_value(ctx, t, q);
-        keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
-    }
+    KeptSlot slot = open_kept_slot(ctx, f, q);
+    slot.pre.insert(slot.pre.begin(), cast::Decl::make(cast::Type::of(ValueType::Int64), q_name,
+                                                       cast::Ternary::make(w.holds, ctx.level_var(t, f.level, "high"), r)));
     std::vector<cast::Stmt> first = w.record(lo, hi);
-    if (f.dirty) first.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
+    mark_parent_dirty(f, first);
     std::vector<cast::Stmt> kept{cast::If::make(cast::bin(cast::BinaryOp::Eq, q, r), cast::Block::make(first),
                                                 cast::Block::make(w.again(ctx, lo, hi, q)))};
-    std::vector<cast::Stmt> post{cast::If::make(*keep, cast::Block::make(kept))};
-    return Hoist::make(std::move(pre), inner, std::move(post));
+    std::vector<cast::Stmt> post{cast::If::make(slot.keep, cast::Block::make(kept))};
+    return Hoist::make(std::move(slot.pre), slot.child, std::move(post));
 }
 
 cast::Stmt structure_error() { return cast::Return::make(cast::var("SISKIN_ERR_STRUCTURE")); }

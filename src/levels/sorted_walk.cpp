@@ -82,4 +82,66 @@ LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, co
                                std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});
 }
 
+LoopletPtr ended_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& ends, bool covers, EndedChunk chunk) {
+    const TensorBinding& t = *f.tensor;
+    auto fiber = std::make_shared<const Fiber>(f);
+    cast::Expr pos = t.buffer(f.level, "pos").data_var();
+    ValueType itype = t.index_type(f.level);
+    const cast::Expr& r = f.pos.front();
+    cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
+    cast::Expr dim = t.level_dim(f.level);
+    auto i64 = cast::Type::of(ValueType::Int64);
+    std::vector<cast::Stmt> pre{
+        cast::Decl::make(i64, q.as<cast::Var>().name, idx(pos, r)),
+        cast::Decl::make(i64, q_end.as<cast::Var>().name, idx(pos, c_add(r, 1))),
+    };
+    auto s = std::make_shared<Stepper>(idx(ends, q));
+    s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
+        if (c_constant(start) == 0) return {};
+        std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
+        cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
+        return {cast::assign(q, cast::call(fn, {ends, q, q_end, target}))};
+    };
+    s->chunk = [fiber, q, chunk](LowerCtx& c, const cast::Expr&) { return chunk(c, *fiber, q); };
+    s->next = {cast::Increment::make(q)};
+    if (covers) {
+        s->stop_bounds = {dim};
+        return make_looplet<Thunk>(std::move(pre), s, std::vector<cast::Stmt>{});
+    }
+    cast::Expr last = cast::var(ctx.fresh("q_last"));
+    pre.push_back(cast::Decl::make(i64, last.as<cast::Var>().name,
+                                   cast::Ternary::make(lt(q, q_end), idx(ends, c_add(q_end, -1)), c_int(0))));
+    s->stop_bounds = {last, dim};
+    LoopletPtr stepper = s;
+    LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+    LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+        {last, [stepper](LowerCtx&, const Extent&) { return stepper; }, Phase::Test{c_int(0), lt(q, q_end)}},
+        {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+    return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                               std::vector<Fact>{{c_int(0), last}, {last, dim}});
+}
+
+FibreSearch search_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& sorted, const cast::Expr& target) {
+    const TensorBinding& t = *f.tensor;
+    cast::Expr pos = t.buffer(f.level, "pos").data_var();
+    ValueType itype = t.index_type(f.level);
+    const cast::Expr& r = f.pos.front();
+    auto i64 = cast::Type::of(ValueType::Int64);
+    std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
+    std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
+    std::vector<cast::Stmt> pre{
+        cast::Decl::make(i64, end, idx(pos, c_add(r, 1))),
+        cast::Decl::make(i64, q, cast::call(fn, {sorted, idx(pos, r), cast::var(end),
+                                                  cast::Cast::make(cast::Type::of(itype), target)}))};
+    return {std::move(pre), cast::var(q), cast::var(end)};
+}
+
+LExpr child_or_fill(LowerCtx& ctx, const Fiber& f, std::vector<cast::Stmt> pre, const cast::Expr& found,
+                    const cast::Expr& position) {
+    auto sel = std::make_shared<Select>(
+        std::vector<Select::Case>{{found, child_fiber(ctx, f, {position}, f.dirty)}, {std::nullopt, fill_leaf(f)}},
+        f.type);
+    return Hoist::make(std::move(pre), sel, {});
+}
+
 } // namespace siskin::levels

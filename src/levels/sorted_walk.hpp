@@ -1,7 +1,10 @@
 #pragma once
 // The walk and gallop looplets of a sorted coordinate list (crd[p] .. crd[end-1], strictly
 // increasing), shared by the levels that iterate one: sparselist (child position p) and
-// sparsebytemap (its sorted list srt, child position base + srt[p]).
+// sparsebytemap (its sorted list srt, child position base + srt[p]); the stepper over entries
+// with increasing exclusive ends (runlist, sparserunlist and sparseblocklist: runs and blocks);
+// and the binary search that locates a coordinate in a fibre of such a list.
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -22,5 +25,26 @@ std::vector<cast::Stmt> sorted_seek(const SortedWalk& w, const cast::Expr& start
 /// over fibre f; `pos_lo`/`pos_hi` are the bounds of the fibre's entries.
 LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, const cast::Expr& pos_lo,
                         const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base);
+
+/// The chunk of entry q of a fibre of ended entries: what covers the coordinates up to ends[q].
+using EndedChunk = std::function<LoopletPtr(LowerCtx&, const Fiber&, const cast::Expr& q)>;
+
+/// A fibre r of entries q = pos[r] .. pos[r+1]-1 whose exclusive ends ends[q] increase:
+///   Thunk(q, q_end, last) Sequence[Phase(last, Stepper(stop = ends[q], chunk(q), next = q++)),
+///                                  Phase(Run(fill))]
+/// so an entry is one step whatever its length; a seek gallops over ends to the first entry ending
+/// past the start. When the entries cover the whole fibre (`covers`: runlist) the Stepper alone.
+LoopletPtr ended_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& ends, bool covers, EndedChunk chunk);
+
+/// The first entry k of fibre f (pos[r] <= k < pos[r+1] over the level's pos array) whose
+/// sorted[k] >= target, by binary search: `pre` declares `end` (pos[r+1]) and `q`.
+struct FibreSearch {
+    std::vector<cast::Stmt> pre;
+    cast::Expr q, end;
+};
+FibreSearch search_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& sorted, const cast::Expr& target);
+/// Hoist(pre) Select(found: child at `position`, else: the fill): a located coordinate.
+LExpr child_or_fill(LowerCtx& ctx, const Fiber& f, std::vector<cast::Stmt> pre, const cast::Expr& found,
+                    const cast::Expr& position);
 
 } // namespace siskin::levels

@@ -127,8 +127,7 @@ public:
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparseband level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparseband");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -269,12 +268,7 @@ public:
         SISKIN_ASSERT(e == in.size(), "sparseband entries come with parents in order");
 
         out.num_positions = ofs.back();
-        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, n), "sparseband");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"ofs", "idx"};
-        out.storage.buffers.push_back(make_index_buffer(bits, ofs));
-        out.storage.buffers.push_back(make_index_buffer(bits, idx));
+        store_index_buffers(out, spec, std::max(out.num_positions, n), "sparseband", {{"ofs", ofs}, {"idx", idx}});
         return out;
     }
 

@@ -8,6 +8,7 @@
 
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
+#include "levels/sorted_walk.hpp"
 #include "lowering/tensor_binding.hpp"
 #include "siskin/error.hpp"
 
@@ -50,48 +51,18 @@ public:
         auto fiber = std::make_shared<const Fiber>(f);
         if (protocol == "follow")
             return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
-        const TensorBinding& t = *f.tensor;
-        const int level = f.level;
-        cast::Expr pos = t.buffer(level, "pos").data_var();
-        cast::Expr idx = t.buffer(level, "idx").data_var();
-        ValueType itype = t.index_type(level);
-        const cast::Expr& r = f.pos.front();
-        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
-        cast::Expr last = cast::var(ctx.fresh("q_last"));
-        cast::Expr dim = t.level_dim(level);
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
-            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
-            cast::Decl::make(i64, last.as<cast::Var>().name,
-                             cast::Ternary::make(lt(q, q_end), cast::at(idx, c_add(q_end, -1)), c_int(0))),
-        };
-        auto s = std::make_shared<Stepper>(cast::at(idx, q));
-        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
-            if (c_constant(start) == 0) return {};
-            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
-            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
-            return {cast::assign(q, cast::call(fn, {idx, q, q_end, target}))};
-        };
-        s->chunk = [fiber, q, level](LowerCtx&, const cast::Expr&) -> LoopletPtr {
-            Block b = block(*fiber->tensor, level, q);
-            LoopletPtr gap = make_looplet<Run>(fill_leaf(*fiber));
-            LoopletPtr body = make_looplet<Lookup>([fiber, b](LowerCtx& c, const cast::Expr& i) {
-                return child_fiber(c, *fiber, {c_add(b.base, i)}, fiber->dirty);
-            });
-            return make_looplet<Sequence>(std::vector<Phase>{
-                {b.start, [gap](LowerCtx&, const Extent&) { return gap; }},
-                {std::nullopt, [body](LowerCtx&, const Extent&) { return body; }}});
-        };
-        s->next = {cast::Increment::make(q)};
-        s->stop_bounds = {last, dim};
-        LoopletPtr stepper = s;
-        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
-        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
-            {last, [stepper](LowerCtx&, const Extent&) { return stepper; }, Phase::Test{c_int(0), lt(q, q_end)}},
-            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
-        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
-                                   std::vector<Fact>{{c_int(0), last}, {last, dim}});
+        return ended_fibre(ctx, f, f.tensor->buffer(f.level, "idx").data_var(), /*covers=*/false,
+                           [](LowerCtx&, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
+                               auto fiber = std::make_shared<const Fiber>(fb);
+                               Block b = block(*fb.tensor, fb.level, q);
+                               LoopletPtr gap = make_looplet<Run>(fill_leaf(fb));
+                               LoopletPtr body = make_looplet<Lookup>([fiber, b](LowerCtx& c, const cast::Expr& i) {
+                                   return child_fiber(c, *fiber, {c_add(b.base, i)}, fiber->dirty);
+                               });
+                               return make_looplet<Sequence>(std::vector<Phase>{
+                                   {b.start, [gap](LowerCtx&, const Extent&) { return gap; }},
+                                   {std::nullopt, [body](LowerCtx&, const Extent&) { return body; }}});
+                           });
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
@@ -115,28 +86,21 @@ public:
     }
 
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
-        const TensorBinding& t = *f.tensor;
         auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f), cast::var(ctx.fresh("f_start"))});
-        cast::Expr blocks = ctx.level_var(t, f.level, "count");
-        std::vector<cast::Stmt> pre{cast::Decl::make(cast::Type::of(ValueType::Int64),
-                                                     w->start.as<cast::Var>().name, blocks)};
-        std::vector<cast::Stmt> close{
-            cast::assign(cast::at(t.buffer(f.level, "pos").data_var(), c_add(f.pos.front(), 1)), blocks)};
         LoopletPtr slots = make_looplet<Lookup>([w](LowerCtx& c, const cast::Expr& i) { return write_at(c, *w, i); });
-        return make_looplet<Thunk>(std::move(pre), slots, std::move(close));
+        return appended_fibre_write(ctx, f, w->start, slots);
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparseblocklist level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparseblocklist");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         freeze_appended_positions(ctx, t, level, parents);
         cast::Expr blocks = ctx.level_var(t, level, "count");
-        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "idx").raw_var(), "size"), blocks));
-        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "ofs").raw_var(), "size"), c_add(blocks, 1)));
+        set_buffer_size(ctx, t.buffer(level, "idx"), blocks);
+        set_buffer_size(ctx, t.buffer(level, "ofs"), c_add(blocks, 1));
         return ctx.level_var(t, level, "slots");
     }
 
@@ -155,23 +119,7 @@ private:
         const BufferBinding& idx = t.buffer(f.level, "idx");
         const BufferBinding& ofs = t.buffer(f.level, "ofs");
         auto itype = cast::Type::of(t.index_type(f.level));
-        bool leaf_below = f.level + 1 == t.num_levels();
-        // A value leaf right below says alone whether it was written (as for sparselist).
-        std::optional<cast::Expr> d;
-        std::vector<cast::Stmt> pre = ctx.capture([&] {
-            if (!leaf_below || !t.values) {
-                std::string dirty = ctx.fresh("dirty");
-                d = cast::var(dirty);
-                ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
-            }
-            init_child_slots(ctx, t, f.level, slots, c_add(slots, 1));
-        });
-        LExpr inner = child_fiber(ctx, f, {slots}, d);
-        std::optional<cast::Expr> keep = d;
-        if (leaf_below) {
-            cast::Expr holds = t.leaf().holds_value(ctx, t, slots);
-            keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
-        }
+        KeptSlot slot = open_kept_slot(ctx, f, slots);
         cast::Expr last = c_add(blocks, -1);
         cast::Expr extends = cast::bin(cast::BinaryOp::LogAnd, lt(w.start, blocks),
                                        cast::bin(cast::BinaryOp::Eq, cast::at(idx.data_var(), last), i));
@@ -185,32 +133,17 @@ private:
             cast::Increment::make(slots),
             cast::assign(cast::at(idx.data_var(), last), cast::Cast::make(itype, c_add(i, 1))),
             cast::assign(cast::at(ofs.data_var(), blocks), cast::Cast::make(itype, slots))};
-        if (f.dirty) kept.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
-        std::vector<cast::Stmt> post{cast::If::make(*keep, cast::Block::make(kept))};
-        return Hoist::make(std::move(pre), inner, std::move(post));
+        mark_parent_dirty(f, kept);
+        std::vector<cast::Stmt> post{cast::If::make(slot.keep, cast::Block::make(kept))};
+        return Hoist::make(std::move(slot.pre), slot.child, std::move(post));
     }
 
     // The block that may hold coordinate c: the first of the fibre ending past c.
     static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
-        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, end, cast::at(pos, c_add(r, 1))),
-            cast::Decl::make(i64, q, cast::call(fn, {t.buffer(f.level, "idx").data_var(), cast::at(pos, r),
-                                                      cast::var(end), cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
-        Block b = block(t, f.level, cast::var(q));
-        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(cast::var(q), cast::var(end)),
-                                     cast::bin(cast::BinaryOp::Le, b.start, c));
-        auto sel = std::make_shared<Select>(
-            std::vector<Select::Case>{{found, child_fiber(ctx, f, {c_add(b.base, c)}, f.dirty)},
-                                      {std::nullopt, fill_leaf(f)}},
-            f.type);
-        return Hoist::make(std::move(pre), sel, {});
+        FibreSearch s = search_fibre(ctx, f, f.tensor->buffer(f.level, "idx").data_var(), c_add(c, 1));
+        Block b = block(*f.tensor, f.level, s.q);
+        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(s.q, s.end), cast::bin(cast::BinaryOp::Le, b.start, c));
+        return child_or_fill(ctx, f, std::move(s.pre), found, c_add(b.base, c));
     }
 };
 
@@ -251,16 +184,10 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = ofs.back() - 1;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
         out.num_positions = ofs.back();
-        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, mode_extent(spec, shape, 0)),
-                                     "sparseblocklist");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"pos", "idx", "ofs"};
-        out.storage.buffers.push_back(make_index_buffer(bits, pos));
-        out.storage.buffers.push_back(make_index_buffer(bits, idx));
-        out.storage.buffers.push_back(make_index_buffer(bits, ofs));
+        store_index_buffers(out, spec, std::max(out.num_positions, mode_extent(spec, shape, 0)), "sparseblocklist",
+                            {{"pos", pos}, {"idx", idx}, {"ofs", ofs}});
         return out;
     }
 
@@ -289,14 +216,10 @@ public:
 
     std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
                                   std::span<const int64_t> coords) const override {
-        IndexReader pos(s.buffer("pos")), idx(s.buffer("idx")), ofs(s.buffer("ofs"));
-        int64_t lo = pos[parent], hi = pos[parent + 1];
-        while (lo < hi) { // the first block ending past the coordinate
-            int64_t mid = lo + (hi - lo) / 2;
-            if (idx[mid] <= coords[0]) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo == pos[parent + 1]) return std::nullopt;
+        IndexReader idx(s.buffer("idx")), ofs(s.buffer("ofs"));
+        FibreRange blocks = pos_fibre(s, parent);
+        int64_t lo = first_at_least(idx, blocks.begin, blocks.end, coords[0] + 1); // the first block ending past it
+        if (lo == blocks.end) return std::nullopt;
         int64_t start = idx[lo] - (ofs[lo + 1] - ofs[lo]);
         if (coords[0] < start) return std::nullopt;
         return ofs[lo + 1] - (idx[lo] - coords[0]);

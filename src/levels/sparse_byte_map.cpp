@@ -268,7 +268,7 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = q;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
 
         int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, n),
                                      "sparsebytemap");
@@ -294,8 +294,7 @@ public:
     // The entries of a fibre index srt; fibre_entry maps them to slots.
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>,
                      int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t> shape, int64_t parent,

@@ -80,8 +80,7 @@ public:
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparseinterval level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparseinterval");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -150,12 +149,7 @@ public:
             out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(p);
         }
         out.num_positions = in.num_parents;
-        int bits = choose_index_bits(spec.index_bits, n, "sparseinterval");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"left", "right"};
-        out.storage.buffers.push_back(make_index_buffer(bits, left));
-        out.storage.buffers.push_back(make_index_buffer(bits, right));
+        store_index_buffers(out, spec, n, "sparseinterval", {{"left", left}, {"right", right}});
         return out;
     }
 

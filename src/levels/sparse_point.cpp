@@ -69,8 +69,7 @@ public:
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparsepoint level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparsepoint");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -126,11 +125,7 @@ public:
             out.positions[static_cast<size_t>(e)] = p;
         }
         out.num_positions = in.num_parents;
-        int bits = choose_index_bits(spec.index_bits, n, "sparsepoint");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"idx"};
-        out.storage.buffers.push_back(make_index_buffer(bits, idx));
+        store_index_buffers(out, spec, n, "sparsepoint", {{"idx", idx}});
         return out;
     }
 

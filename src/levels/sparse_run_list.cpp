@@ -13,6 +13,7 @@
 
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
+#include "levels/sorted_walk.hpp"
 #include "lowering/tensor_binding.hpp"
 #include "siskin/error.hpp"
 
@@ -44,45 +45,15 @@ public:
         auto fiber = std::make_shared<const Fiber>(f);
         if (protocol == "follow")
             return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        cast::Expr left = t.buffer(f.level, "left").data_var();
-        cast::Expr right = t.buffer(f.level, "right").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        cast::Expr q = cast::var(ctx.fresh("q")), q_end = cast::var(ctx.fresh("q_end"));
-        cast::Expr last = cast::var(ctx.fresh("q_last"));
-        cast::Expr dim = t.level_dim(f.level);
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, q.as<cast::Var>().name, cast::at(pos, r)),
-            cast::Decl::make(i64, q_end.as<cast::Var>().name, cast::at(pos, c_add(r, 1))),
-            cast::Decl::make(i64, last.as<cast::Var>().name,
-                             cast::Ternary::make(lt(q, q_end), cast::at(right, c_add(q_end, -1)), c_int(0))),
-        };
-        auto s = std::make_shared<Stepper>(cast::at(right, q));
-        s->seek = [=](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
-            if (c_constant(start) == 0) return {};
-            std::string fn = "siskin_gallop_" + std::string(search_suffix(itype));
-            cast::Expr target = cast::Cast::make(cast::Type::of(itype), c_add(start, 1));
-            return {cast::assign(q, cast::call(fn, {right, q, q_end, target}))};
-        };
-        s->chunk = [fiber, q, left](LowerCtx& c, const cast::Expr&) -> LoopletPtr {
-            LoopletPtr gap = make_looplet<Run>(fill_leaf(*fiber));
-            LoopletPtr run = make_looplet<Run>(child_fiber(c, *fiber, {q}, fiber->dirty));
-            return make_looplet<Sequence>(std::vector<Phase>{
-                {cast::at(left, q), [gap](LowerCtx&, const Extent&) { return gap; }},
-                {std::nullopt, [run](LowerCtx&, const Extent&) { return run; }}});
-        };
-        s->next = {cast::Increment::make(q)};
-        s->stop_bounds = {last, dim};
-        LoopletPtr stepper = s;
-        LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
-        LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
-            {last, [stepper](LowerCtx&, const Extent&) { return stepper; }, Phase::Test{c_int(0), lt(q, q_end)}},
-            {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
-        return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
-                                   std::vector<Fact>{{c_int(0), last}, {last, dim}});
+        cast::Expr left = f.tensor->buffer(f.level, "left").data_var();
+        return ended_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), /*covers=*/false,
+                           [left](LowerCtx& c, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
+                               LoopletPtr gap = make_looplet<Run>(fill_leaf(fb));
+                               LoopletPtr run = make_looplet<Run>(child_fiber(c, fb, {q}, fb.dirty));
+                               return make_looplet<Sequence>(std::vector<Phase>{
+                                   {cast::at(left, q), [gap](LowerCtx&, const Extent&) { return gap; }},
+                                   {std::nullopt, [run](LowerCtx&, const Extent&) { return run; }}});
+                           });
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
@@ -99,30 +70,23 @@ public:
     }
 
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
-        const TensorBinding& t = *f.tensor;
         auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f), cast::var(ctx.fresh("f_start"))});
-        cast::Expr count = ctx.level_var(t, f.level, "count");
-        std::vector<cast::Stmt> pre{cast::Decl::make(cast::Type::of(ValueType::Int64),
-                                                     w->start.as<cast::Var>().name, count)};
-        std::vector<cast::Stmt> close{
-            cast::assign(cast::at(t.buffer(f.level, "pos").data_var(), c_add(f.pos.front(), 1)), count)};
         LoopletPtr slots = make_looplet<Lookup>(
             [w](LowerCtx& c, const cast::Expr& i) { return write_run(c, *w, i, c_add(i, 1)); },
             [w](LowerCtx& c, const Extent& e) { return write_run(c, *w, e.lo, e.hi); });
-        return make_looplet<Thunk>(std::move(pre), slots, std::move(close));
+        return appended_fibre_write(ctx, f, w->start, slots);
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparserunlist level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparserunlist");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         freeze_appended_positions(ctx, t, level, parents);
         cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "left").raw_var(), "size"), count));
-        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "right").raw_var(), "size"), count));
+        set_buffer_size(ctx, t.buffer(level, "left"), count);
+        set_buffer_size(ctx, t.buffer(level, "right"), count);
         return count;
     }
 
@@ -142,20 +106,7 @@ private:
         const BufferBinding& left = t.buffer(f.level, "left");
         const BufferBinding& right = t.buffer(f.level, "right");
         auto itype = cast::Type::of(t.index_type(f.level));
-        // A value leaf says alone whether it was written (as for sparselist); a pattern leaf's
-        // value is the dirty flag.
-        std::optional<cast::Expr> d;
-        std::vector<cast::Stmt> pre = ctx.capture([&] {
-            if (!t.values) {
-                std::string dirty = ctx.fresh("dirty");
-                d = cast::var(dirty);
-                ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
-            }
-            init_child_slots(ctx, t, f.level, count, c_add(count, 1));
-        });
-        LExpr inner = child_fiber(ctx, f, {count}, d);
-        cast::Expr holds = t.leaf().holds_value(ctx, t, count);
-        cast::Expr keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
+        KeptSlot slot = open_kept_slot(ctx, f, count);
         cast::Expr last = c_add(count, -1);
         cast::Expr merge = cast::bin(
             cast::BinaryOp::LogAnd, lt(w.start, count),
@@ -170,34 +121,19 @@ private:
         append.push_back(cast::Increment::make(count));
         std::vector<cast::Stmt> kept{cast::If::make(merge, cast::assign(cast::at(right.data_var(), last), cast::Cast::make(itype, hi)),
                                                     cast::Block::make(append))};
-        if (f.dirty) kept.push_back(cast::assign(*f.dirty, cast::lit(Scalar::of(true))));
-        std::vector<cast::Stmt> post{cast::If::make(keep, cast::Block::make(kept))};
-        return Hoist::make(std::move(pre), inner, std::move(post));
+        mark_parent_dirty(f, kept);
+        std::vector<cast::Stmt> post{cast::If::make(slot.keep, cast::Block::make(kept))};
+        return Hoist::make(std::move(slot.pre), slot.child, std::move(post));
     }
 
     // The run holding coordinate c, if any: the first of the fibre ending past c, when it starts
     // at or before c.
     static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        cast::Expr left = t.buffer(f.level, "left").data_var();
-        cast::Expr right = t.buffer(f.level, "right").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
-        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, end, cast::at(pos, c_add(r, 1))),
-            cast::Decl::make(i64, q, cast::call(fn, {right, cast::at(pos, r), cast::var(end),
-                                                      cast::Cast::make(cast::Type::of(itype), c_add(c, 1))}))};
-        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(cast::var(q), cast::var(end)),
-                                     cast::bin(cast::BinaryOp::Le, cast::at(left, cast::var(q)), c));
-        auto sel = std::make_shared<Select>(
-            std::vector<Select::Case>{{found, child_fiber(ctx, f, {cast::var(q)}, f.dirty)},
-                                      {std::nullopt, fill_leaf(f)}},
-            f.type);
-        return Hoist::make(std::move(pre), sel, {});
+        cast::Expr left = f.tensor->buffer(f.level, "left").data_var();
+        FibreSearch s = search_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), c_add(c, 1));
+        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(s.q, s.end),
+                                     cast::bin(cast::BinaryOp::Le, cast::at(left, s.q), c));
+        return child_or_fill(ctx, f, std::move(s.pre), found, s.q);
     }
 };
 
@@ -241,15 +177,10 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(right.size()) - 1;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
         out.num_positions = static_cast<int64_t>(right.size());
-        int bits = choose_index_bits(spec.index_bits, std::max(out.num_positions, n), "sparserunlist");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"pos", "left", "right"};
-        out.storage.buffers.push_back(make_index_buffer(bits, pos));
-        out.storage.buffers.push_back(make_index_buffer(bits, left));
-        out.storage.buffers.push_back(make_index_buffer(bits, right));
+        store_index_buffers(out, spec, std::max(out.num_positions, n), "sparserunlist",
+                            {{"pos", pos}, {"left", left}, {"right", right}});
         return out;
     }
 
@@ -258,8 +189,7 @@ public:
     }
 
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>, int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t>, int64_t, int64_t k,
@@ -277,14 +207,9 @@ public:
     // The run holding the coordinate: the first of the fibre ending past it, if it starts early enough.
     std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
                                   std::span<const int64_t> coords) const override {
-        IndexReader pos(s.buffer("pos")), left(s.buffer("left")), right(s.buffer("right"));
-        int64_t lo = pos[parent], hi = pos[parent + 1];
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (right[mid] <= coords[0]) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo < pos[parent + 1] && left[lo] <= coords[0]) return lo;
+        FibreRange fibre = pos_fibre(s, parent);
+        int64_t q = first_at_least(IndexReader(s.buffer("right")), fibre.begin, fibre.end, coords[0] + 1);
+        if (q < fibre.end && IndexReader(s.buffer("left"))[q] <= coords[0]) return q;
         return std::nullopt;
     }
 

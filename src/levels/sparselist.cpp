@@ -64,81 +64,43 @@ public:
 
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
         const TensorBinding& t = *f.tensor;
-        const TensorBinding* tp = &t;
         auto fiber = std::make_shared<const Fiber>(f);
         cast::Expr count = ctx.level_var(t, f.level, "count");
         const BufferBinding crd = t.buffer(f.level, "crd");
-        bool leaf_below = f.level + 1 == t.num_levels();
         ValueType itype = t.index_type(f.level);
         LoopletPtr slots = make_looplet<Lookup>([=](LowerCtx& c, const cast::Expr& i) -> LExpr {
-            const TensorBinding& t = *tp;
-            // A value leaf right below starts at the fill and changes only by writes, so what it
-            // holds at the end says alone whether it was written: no dirty flag to keep up to
-            // date on every write (the row loop of a masked mxv updates its element per entry).
-            std::optional<cast::Expr> d;
-            std::vector<cast::Stmt> pre = c.capture([&] {
-                if (!leaf_below || !t.values) {
-                    std::string dirty = c.fresh("dirty");
-                    d = cast::var(dirty);
-                    c.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), dirty, cast::lit(Scalar::of(false))));
-                }
-                init_child_slots(c, t, fiber->level, count, c_add(count, 1));
-            });
-            LExpr inner = child_fiber(c, *fiber, {count}, d);
-            std::optional<cast::Expr> keep = d;
-            if (leaf_below) {
-                cast::Expr holds = t.leaf().holds_value(c, t, count);
-                keep = d ? cast::bin(cast::BinaryOp::LogAnd, *d, holds) : holds;
-            }
+            KeptSlot slot = open_kept_slot(c, *fiber, count);
             std::vector<cast::Stmt> commit = c.reserve(crd, c_add(count, 1), /*written_first=*/true);
             commit.push_back(cast::assign(idx(crd.data_var(), count),
                                           cast::Cast::make(cast::Type::of(itype), i)));
             commit.push_back(cast::Increment::make(count));
-            if (fiber->dirty) commit.push_back(cast::assign(*fiber->dirty, cast::lit(Scalar::of(true))));
-            std::vector<cast::Stmt> post{cast::If::make(*keep, cast::Block::make(commit))};
-            return Hoist::make(std::move(pre), inner, std::move(post));
+            mark_parent_dirty(*fiber, commit);
+            std::vector<cast::Stmt> post{cast::If::make(slot.keep, cast::Block::make(commit))};
+            return Hoist::make(std::move(slot.pre), slot.child, std::move(post));
         });
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        std::vector<cast::Stmt> close{cast::assign(idx(pos, c_add(f.pos.front(), 1)), count)};
-        return make_looplet<Thunk>(std::vector<cast::Stmt>{}, slots, std::move(close));
+        return appended_fibre_write(ctx, f, std::nullopt, slots);
     }
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
-        throw Error("sparselist level of " + f.tensor->name + " cannot be written by random access",
-                    Error::Kind::Unsupported);
+        refuse_random_write(f, "sparselist");
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         freeze_appended_positions(ctx, t, level, parents);
         cast::Expr count = ctx.level_var(t, level, "count");
-        ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "crd").raw_var(), "size"), count));
+        set_buffer_size(ctx, t.buffer(level, "crd"), count);
         return count;
     }
 
 private:
     // Binary search for coordinate c in fibre f.
     LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) const {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        cast::Expr crd = t.buffer(f.level, "crd").data_var();
-        ValueType itype = t.index_type(f.level);
-        const cast::Expr& r = f.pos.front();
-        auto i64 = cast::Type::of(ValueType::Int64);
-        std::string end = ctx.fresh("q_end"), q = ctx.fresh("q");
-        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(itype));
-        std::vector<cast::Stmt> pre{
-            cast::Decl::make(i64, end, idx(pos, c_add(r, 1))),
-            cast::Decl::make(i64, q, cast::call(fn, {crd, idx(pos, r), cast::var(end),
-                                                      cast::Cast::make(cast::Type::of(itype), c)})),
-        };
-        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(cast::var(q), cast::var(end)),
-                                     cast::bin(cast::BinaryOp::Eq, idx(crd, cast::var(q)), c));
-        auto sel = std::make_shared<Select>(
-            std::vector<Select::Case>{{found, child_fiber(ctx, f, {cast::var(q)}, f.dirty)},
-                                      {std::nullopt, fill_leaf(f)}},
-            f.type);
-        return Hoist::make(std::move(pre), sel, {});
+        cast::Expr crd = f.tensor->buffer(f.level, "crd").data_var();
+        FibreSearch s = search_fibre(ctx, f, crd, c);
+        cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(s.q, s.end),
+                                     cast::bin(cast::BinaryOp::Eq, idx(crd, s.q), c));
+        return child_or_fill(ctx, f, std::move(s.pre), found, s.q);
     }
 };
 
@@ -172,16 +134,10 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(crd.size()) - 1;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
         out.num_positions = static_cast<int64_t>(crd.size());
-        int bits = choose_index_bits(
-            spec.index_bits, std::max(out.num_positions, mode_extent(spec, shape, 0)),
-            "sparselist");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"pos", "crd"};
-        out.storage.buffers.push_back(make_index_buffer(bits, pos));
-        out.storage.buffers.push_back(make_index_buffer(bits, crd));
+        store_index_buffers(out, spec, std::max(out.num_positions, mode_extent(spec, shape, 0)), "sparselist",
+                            {{"pos", pos}, {"crd", crd}});
         return out;
     }
 
@@ -192,8 +148,7 @@ public:
 
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>,
                      int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     void coordinates(const LevelStorage& s, std::span<const int64_t>, int64_t position,
@@ -203,14 +158,10 @@ public:
 
     std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>,
                                   int64_t parent, std::span<const int64_t> coords) const override {
-        IndexReader pos(s.buffer("pos")), crd(s.buffer("crd"));
-        int64_t lo = pos[parent], hi = pos[parent + 1];
-        while (lo < hi) { // first position whose coordinate is not below coords[0]
-            int64_t mid = lo + (hi - lo) / 2;
-            if (crd[mid] < coords[0]) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo < pos[parent + 1] && crd[lo] == coords[0]) return lo;
+        IndexReader crd(s.buffer("crd"));
+        FibreRange fibre = pos_fibre(s, parent);
+        int64_t q = first_at_least(crd, fibre.begin, fibre.end, coords[0]);
+        if (q < fibre.end && crd[q] == coords[0]) return q;
         return std::nullopt;
     }
 
