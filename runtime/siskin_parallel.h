@@ -73,7 +73,7 @@ static inline void siskin_team_barrier(void) {
 
 /* Per-thread parts of an output or a workspace. Thread 0 works in the kernel's own buffers;
  * thread t > 0 in buffers of its own, made here. A part of an output is joined after thread
- * t - 1's part (siskin_part_join); rows are cut into chunks in order, so the joined buffers hold
+ * t - 1's part (siskin_part_join_share); rows are cut into chunks in order, so the joined buffers hold
  * what one thread would have appended, in the same order. */
 static inline siskin_buffer siskin_part_empty(void) {
     siskin_buffer b = {NULL, 0, 0};
@@ -90,16 +90,86 @@ static inline int siskin_part_copy(siskin_buffer *own, const siskin_buffer *shar
     return SISKIN_OK;
 }
 
-/* Copies the first n elements of a thread's own buffer to element `at` of the kernel's (grown to
- * hold them beforehand). */
-static inline void siskin_part_join(siskin_buffer *shared, const siskin_buffer *own, int64_t at,
-                                    int64_t n, size_t elem_size) {
-    if (n > 0) memcpy((char *)shared->data + (size_t)at * elem_size, own->data, (size_t)n * elem_size);
+/* Thread `thread`'s share of a join: the parts of threads 1 .. team - 1 (counts[t] elements in
+ * *owns[t]) go, in thread order, after the counts[0] elements thread 0 appended to the kernel's
+ * buffer (grown to hold them all beforehand); thread `thread` of `team` copies the elements from
+ * thread/team to (thread + 1)/team of them, so the whole copy takes 1/team of the time one
+ * thread would. */
+static inline void siskin_part_join_share(siskin_buffer *shared, siskin_buffer *const *owns,
+                                          const int64_t *counts, int team, int thread, size_t elem_size) {
+    int64_t all = 0;
+    for (int t = 1; t < team; ++t) all += counts[t];
+    const int64_t lo = (int64_t)((__int128)all * thread / team);
+    const int64_t hi = (int64_t)((__int128)all * (thread + 1) / team);
+    int64_t start = 0; /* where thread t's part starts among them all */
+    for (int t = 1; t < team && start < hi; ++t) {
+        const int64_t end = start + counts[t];
+        const int64_t a = lo > start ? lo : start, b = hi < end ? hi : end;
+        if (a < b)
+            memcpy((char *)shared->data + (size_t)(counts[0] + a) * elem_size,
+                   (const char *)owns[t]->data + (size_t)(a - start) * elem_size, (size_t)(b - a) * elem_size);
+        start = end;
+    }
 }
 
 static inline void siskin_part_free(siskin_buffer *own, size_t elem_size) {
     siskin_block_free(own->data, (size_t)own->capacity * elem_size);
     *own = siskin_part_empty();
 }
+
+/* Append buffers kept from one call to the next. Made anew in each call, thread t > 0's buffers
+ * grew from nothing and every page of them was a fresh one, faulted in (zeroed by the system) on
+ * first touch and unmapped at the end: for a sparse add of 10^5 entries that cost more than the
+ * chunk itself, and two threads ran slower than one. So thread t keeps them at the end of a call
+ * in the kernel's slots (SISKIN_KEPT_PARTS of them, which the kernel's source defines: one for
+ * each thread but the first, for each part) and starts from them in the next. One call at a time
+ * holds the slots (siskin_parts_claim); a call of the same kernel that overlaps it starts from
+ * empty buffers, as before. A block over SISKIN_PART_KEEP_MAX bytes is freed, not kept; the kept
+ * ones are freed when the kernel is unloaded. */
+#ifdef SISKIN_KEPT_PARTS
+#define SISKIN_PART_KEEP_MAX ((size_t)64 << 20)
+
+static siskin_buffer siskin_kept_parts[SISKIN_KEPT_PARTS]; /* capacity in bytes, size 0 */
+static int siskin_kept_parts_busy;
+
+/* 1 when this call holds the kept buffers (pass it to siskin_parts_unclaim after the region). */
+static inline int siskin_parts_claim(void) {
+    return __atomic_exchange_n(&siskin_kept_parts_busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline void siskin_parts_unclaim(int claimed) {
+    if (claimed) __atomic_store_n(&siskin_kept_parts_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Thread `thread`'s own buffer of the part whose slots start at `slot`: the one it kept in the
+ * last call when the call holds them, else empty (and always for thread 0, which appends to the
+ * output's own). */
+static inline siskin_buffer siskin_part_start(int claimed, int slot, int thread, size_t elem_size) {
+    siskin_buffer own = siskin_part_empty();
+    if (!claimed || thread == 0) return own;
+    siskin_buffer *kept = &siskin_kept_parts[slot + thread - 1];
+    own.data = kept->data;
+    own.capacity = kept->capacity / (int64_t)elem_size;
+    *kept = siskin_part_empty();
+    return own;
+}
+
+/* After the join: thread `thread`'s own buffer kept for the next call, or freed. */
+static inline void siskin_part_end(siskin_buffer *own, int claimed, int slot, int thread, size_t elem_size) {
+    size_t bytes = (size_t)own->capacity * elem_size;
+    if (claimed && thread > 0 && bytes <= SISKIN_PART_KEEP_MAX) {
+        siskin_buffer kept = {own->data, 0, (int64_t)bytes};
+        siskin_kept_parts[slot + thread - 1] = kept;
+        *own = siskin_part_empty();
+        return;
+    }
+    siskin_part_free(own, elem_size);
+}
+
+__attribute__((destructor)) static void siskin_free_kept_parts(void) {
+    for (int k = 0; k < SISKIN_KEPT_PARTS; ++k)
+        siskin_block_free(siskin_kept_parts[k].data, (size_t)siskin_kept_parts[k].capacity);
+}
+#endif
 
 #endif

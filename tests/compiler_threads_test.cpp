@@ -4,10 +4,12 @@
 // as long as the matrix is wide; their float results keep the same bits from run to run and from
 // thread count to thread count; an error raised in a late chunk, the work counter and the
 // thread-count setting behave as on one thread.
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <span>
+#include <thread>
 
 #include "compiler_test_util.hpp"
 #include "ir_test_support.hpp"
@@ -167,6 +169,40 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
                 EXPECT_TRUE(same_storage(serial->at(name), t)) << text << " threads " << threads << " " << name;
         }
     }
+}
+
+TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls) {
+    // Threads t > 0 keep their append buffers from one call to the next, one call at a time:
+    // calls on denser, sparser and denser inputs again, then calls from four host threads at
+    // once (one holds the kept buffers, the others start from empty ones) all give the reference.
+    ir::Program program = ir::parse_program("C[i, j] = A[i, j] + D[i, j]");
+    OutputSpec csr;
+    csr.format = Format::parse("csr", 2);
+    std::map<std::string, OutputSpec> specs{{"C", csr}};
+    auto integers = [](double u) { return std::floor(u * 9) - 4; };
+    std::vector<std::pair<Tensor, Tensor>> operands;
+    for (double density : {0.6, 0.05, 0.9, 0.3})
+        operands.emplace_back(random_matrix_of(60, 50, density, "csr", 70 + operands.size(), 0.0, integers),
+                              random_matrix_of(60, 50, density, "csr", 80 + operands.size(), 0.0, integers));
+    auto inputs_of = [&](size_t k) {
+        return std::map<std::string, const Tensor*>{{"A", &operands[k].first}, {"D", &operands[k].second}};
+    };
+    std::vector<Tensor> want;
+    for (size_t k = 0; k < operands.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k), specs).at("C"));
+    CompiledProgram kernel = compile_for(program, inputs_of(0), specs, threaded(3));
+    for (size_t k : {0, 1, 2, 1, 3, 2})
+        EXPECT_TRUE(same_output(want[k], kernel.run(inputs_of(k)).at("C"))) << "operands " << k;
+    std::vector<int> wrong(4, 0);
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c)
+        callers.emplace_back([&, c] {
+            for (int round = 0; round < 6; ++round) {
+                size_t k = static_cast<size_t>(c + round) % operands.size();
+                if (!same_output(want[k], kernel.run(inputs_of(k)).at("C"))) ++wrong[static_cast<size_t>(c)];
+            }
+        });
+    for (auto& t : callers) t.join();
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(wrong[static_cast<size_t>(c)], 0) << "caller " << c;
 }
 
 TEST(ThreadedKernels, AJoinedSparseOutputThatOutgrows32BitPositionsIsWidened) {

@@ -256,27 +256,31 @@ def thread_section(results):
         return f"{a / b:.2f}x" if a and b else "-"
 
     counts = sorted({t for v in keyed.values() for t in v if t > 1})
-    header = ["workload", "input"]
-    for t in counts:
-        header += [f"siskin 1/{t} threads", f"GraphBLAS 1/{t} threads", f"GraphBLAS/siskin at {t}"]
-    header.append("GraphBLAS/siskin at 1")
+    header = ["workload", "input", "siskin ms t1"] + [f"t{t}" for t in counts]
+    header += [f"siskin 1/{t} threads" for t in counts]
+    header += ["GraphBLAS ms t1"] + [f"t{t}" for t in counts]
+    header += [f"GraphBLAS 1/{t} threads" for t in counts]
+    header += ["GraphBLAS/siskin at 1"] + [f"GraphBLAS/siskin at {t}" for t in counts]
     trows = []
     for (w, inp), v in keyed.items():
-        c = [w, inp]
-        for t in counts:
-            if t in v:
-                c += [speedup(v[1], v[t], "siskin"), speedup(v[1], v[t], "graphblas"), _ratio(v[t], "graphblas")]
-            else:
-                c += ["-", "-", "-"]
-        c.append(_ratio(v[1], "graphblas"))
+        c = [w, inp, _ms(v[1]["libs"].get("siskin"))]
+        c += [_ms(v[t]["libs"].get("siskin")) if t in v else "-" for t in counts]
+        c += [speedup(v[1], v[t], "siskin") if t in v else "-" for t in counts]
+        c += [_ms(v[1]["libs"].get("graphblas"))]
+        c += [_ms(v[t]["libs"].get("graphblas")) if t in v else "-" for t in counts]
+        c += [speedup(v[1], v[t], "graphblas") if t in v else "-" for t in counts]
+        c += [_ratio(v[1], "graphblas")] + [_ratio(v[t], "graphblas") if t in v else "-" for t in counts]
         trows.append(c)
     return ["## Threads", "",
-            "Self-speedup = a library's median at 1 thread / its median at N threads. siskin runs the outer "
-            "loop of a kernel that writes disjoint rows of dense outputs as one chunk of rows per thread, "
-            "balanced by stored entries, and a sum into a scalar as a partial per thread (docs/compiler.md, "
-            "parallel loops); a reduction that exits early (min, max) and kernels with sparse outputs stay "
-            "serial. With the load average above the core count, 2-thread medians measure the scheduler "
-            "more than the kernels: latest.json has the minima too.", "",
+            "Medians in ms at each thread count (tN: N threads). Self-speedup = a library's median at 1 "
+            "thread / its median at N threads. siskin runs the outer loop of a kernel that writes disjoint "
+            "rows of dense outputs, or appends the rows of a CSR output (per-thread buffers joined in row "
+            "order), as one chunk of rows per thread, balanced by stored entries, and a sum into a scalar as "
+            "a partial per thread (docs/compiler.md, parallel loops); a reduction that exits early (min, "
+            "max) and a column sum (its rows all write the same vector) stay serial. Loops of less work "
+            "than 32768 rows plus entries run on one thread. With the load average above the core count, "
+            "2-thread medians measure the scheduler more than the kernels: latest.json has the minima too.",
+            "",
             _md_table(header, trows), ""]
 
 

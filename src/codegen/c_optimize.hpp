@@ -170,9 +170,11 @@ struct ParallelLoop {
 /// grows no buffer, and leaves the loop only by its end or a return: else the loop stays.
 /// The loop's reductions (ParallelLoop::reductions) are private to each thread and folded after
 /// the region in chunk order.
+/// Thread t > 0's buffers of an append are kept from one call to the next, in the kernel's
+/// `kept_parts` slots (runtime/siskin_parallel.h, SISKIN_KEPT_PARTS, which the source defines).
 /// `made` counts the regions.
 Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
                        int64_t min_work, const Expr& thread_cap, const std::string& reduction_var,
-                       int& made);
+                       int& made, int& kept_parts);
 
 } // namespace siskin::cast

@@ -166,6 +166,7 @@ public:
     }
 
     int made = 0;
+    int kept_slots_ = 0; // the kernel's kept append buffers (SISKIN_KEPT_PARTS)
 
     // Statements outside every loop: blocks and the bodies of ifs are searched, loops are not.
     Stmt visit(const Stmt& s) {
@@ -279,6 +280,10 @@ private:
 
         // Appends: thread t > 0 counts from 0 into buffers of its own; the parts are joined
         // after the chunks (join_append).
+        // A call claims the kernel's kept append buffers (siskin_parts_claim) for its threads.
+        std::string claimed = names_.fresh("siskin_claimed");
+        if (!mark->appends.empty())
+            before.push_back(Decl::make(int_type().as_const(), claimed, call("siskin_parts_claim", {})));
         for (const auto& a : mark->appends) {
             std::string counts = names_.fresh(a.count + "_counts"), total = names_.fresh(a.count + "_total");
             std::string start = names_.fresh(a.count + "_start"), mine = names_.fresh(a.count + "_mine");
@@ -287,11 +292,16 @@ private:
             region.push_back(Decl::make(i64_type().as_const(), start, var(a.count)));
             region.push_back(Decl::make(i64_type(), mine, i64(0)));
             std::vector<PartNames> parts;
-            for (const auto& p : a.parts) parts.push_back(declare_part(p, n, region, inner, release, after));
+            std::vector<std::string> owns; // per part: every thread's own buffer, for the join
+            for (const auto& p : a.parts) {
+                parts.push_back(declare_part(p, n, region, inner, release, after, claimed));
+                owns.push_back(names_.fresh(p.buffer + "_owns"));
+                before.push_back(slot_array(Type::named("siskin_buffer").pointer(), owns.back()));
+            }
             inner.push_back(Decl::make(i64_type(), a.count,
                                        Ternary::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), var(start), i64(0))));
             inner_end.push_back(assign(var(mine), var(a.count)));
-            join_append(a, parts, n, counts, total, mine, after_inner);
+            join_append(a, parts, owns, n, counts, total, mine, after_inner);
             after.push_back(assign(var(a.count), var(total)));
         }
 
@@ -325,6 +335,7 @@ private:
             out.push_back(Decl::make(int_type(), n.failed, int_lit(INT32_MAX)));
         }
         out.push_back(Pragma::make(clauses, Block::make(std::move(region))));
+        if (!mark->appends.empty()) out.push_back(Eval::make(call("siskin_parts_unclaim", {var(claimed)})));
         if (needs_status)
             out.push_back(If::make(bin(BinaryOp::Ne, var(n.status), var("SISKIN_OK")),
                                    Return::make(var(n.status))));
@@ -356,12 +367,21 @@ private:
     // A buffer that each thread but the first has its own of: in the inner scope its names stand
     // for this thread's buffer; after the region the kernel's data pointer is read again (the
     // first thread may have grown it).
+    // `claimed` (an append's parts): thread t > 0 starts from the buffer it kept in the kernel's
+    // last call and keeps it for the next (siskin_part_start, siskin_part_end); empty: a
+    // workspace's copy, made and freed in each call.
     PartNames declare_part(const ParallelLoop::Part& p, const Names& n, std::vector<Stmt>& region,
-                           std::vector<Stmt>& inner, std::vector<Stmt>& release, std::vector<Stmt>& after) {
+                           std::vector<Stmt>& inner, std::vector<Stmt>& release, std::vector<Stmt>& after,
+                           const std::string& claimed = "") {
         PartNames pn{&p, names_.fresh(p.buffer + "_shared"), names_.fresh(p.buffer + "_own")};
         Type buffer = Type::named("siskin_buffer");
         region.push_back(Decl::make(buffer.pointer(), pn.shared, var(p.buffer)));
-        region.push_back(Decl::make(buffer, pn.own, call("siskin_part_empty", {})));
+        const int slot = kept_slots_;
+        if (!claimed.empty()) kept_slots_ += threads_ - 1; // one slot for each thread but the first
+        region.push_back(Decl::make(buffer, pn.own,
+                                    claimed.empty() ? call("siskin_part_empty", {})
+                                                    : call("siskin_part_start", {var(claimed), int_lit(slot), var(n.thread),
+                                                                                 i64(p.element_size)})));
         inner.push_back(Decl::make(buffer.pointer(), p.buffer,
                                    Ternary::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), var(pn.shared),
                                                  un(UnaryOp::AddressOf, var(pn.own)))));
@@ -369,18 +389,24 @@ private:
         auto declared = declared_.find(p.data);
         inner.push_back(Decl::make(declared != declared_.end() ? declared->second : p.element.pointer(), p.data, data));
         release.push_back(Eval::make(
-            call("siskin_part_free", {un(UnaryOp::AddressOf, var(pn.own)), i64(p.element_size)})));
+            claimed.empty()
+                ? call("siskin_part_free", {un(UnaryOp::AddressOf, var(pn.own)), i64(p.element_size)})
+                : call("siskin_part_end", {un(UnaryOp::AddressOf, var(pn.own)), var(claimed), int_lit(slot),
+                                           var(n.thread), i64(p.element_size)})));
         after.push_back(assign(var(p.data), data));
         return pn;
     }
 
     // After the chunks: the parts of an append, in chunk order, into the kernel's buffers. Every
-    // thread publishes its count; the first grows the buffers to the total (its own part is in
-    // them already); then each other thread copies its part after those of the threads before
-    // it and moves its positions by as much. The thread's own buffers are freed after this.
-    void join_append(const ParallelLoop::Append& a, const std::vector<PartNames>& parts, const Names& n,
-                     const std::string& counts, const std::string& total, const std::string& mine,
-                     std::vector<Stmt>& out) {
+    // thread publishes its count and its own buffers; the first grows the kernel's buffers to the
+    // total (its own part is in them already); then every thread copies an equal share of the
+    // other threads' parts into place (siskin_part_join_share: the copying is spread over the
+    // team as the chunks are, instead of each thread copying its own part), and each thread but
+    // the first moves its rows' positions by the entries before its part. A last barrier: a
+    // thread's own buffers are read by the others until then.
+    void join_append(const ParallelLoop::Append& a, const std::vector<PartNames>& parts,
+                     const std::vector<std::string>& owns, const Names& n, const std::string& counts,
+                     const std::string& total, const std::string& mine, std::vector<Stmt>& out) {
         auto for_threads = [&](const Expr& bound, const std::function<Stmt(const Expr&)>& body) {
             std::string t = names_.fresh("siskin_chunk");
             return For::make(Decl::make(int_type(), t, int_lit(0)), bin(BinaryOp::Lt, var(t), bound),
@@ -388,6 +414,8 @@ private:
         };
         Expr ok = bin(BinaryOp::Eq, var(n.status), var("SISKIN_OK"));
         out.push_back(assign(at(var(counts), var(n.thread)), var(mine)));
+        for (size_t k = 0; k < parts.size(); ++k)
+            out.push_back(assign(at(var(owns[k]), var(n.thread)), un(UnaryOp::AddressOf, var(parts[k].own))));
         out.push_back(Eval::make(call("siskin_team_barrier", {})));
 
         std::string sum = names_.fresh("siskin_sum");
@@ -416,10 +444,12 @@ private:
                 return assign(var(offset), bin(BinaryOp::Add, var(offset), at(var(counts), t)));
             }),
         };
-        for (const auto& p : parts)
-            place.push_back(Eval::make(call("siskin_part_join", {var(p.shared), un(UnaryOp::AddressOf, var(p.own)),
-                                                                  var(offset), var(mine),
-                                                                  i64(p.part->element_size)})));
+        std::vector<Stmt> share;
+        for (size_t k = 0; k < parts.size(); ++k)
+            share.push_back(Eval::make(call("siskin_part_join_share",
+                                            {var(parts[k].shared), var(owns[k]), var(counts), var(n.team),
+                                             var(n.thread), i64(parts[k].part->element_size)})));
+        out.push_back(If::make(ok, Block::make(std::move(share))));
         std::string k = names_.fresh("k");
         Expr slot = at(var(a.positions), bin(BinaryOp::Add, var(k), i64(1)));
         place.push_back(For::make(Decl::make(i64_type(), k, var(n.from)), bin(BinaryOp::Lt, var(k), var(n.to)),
@@ -427,6 +457,7 @@ private:
                                   assign(slot, Cast::make(a.position_type, bin(BinaryOp::Add, slot, var(offset))))));
         out.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)), ok),
                                Block::make(std::move(place))));
+        out.push_back(Eval::make(call("siskin_team_barrier", {})));
     }
 
     FreshNames names_;
@@ -442,12 +473,13 @@ private:
 
 Stmt parallelize_loops(const Stmt& body, const std::vector<ParallelLoop>& loops, int threads,
                        int64_t min_work, const Expr& thread_cap, const std::string& reduction_var,
-                       int& made) {
-    made = 0;
+                       int& made, int& kept_parts) {
+    made = kept_parts = 0;
     if (loops.empty() || threads <= 1) return body;
     Parallelizer p(body, loops, threads, min_work, thread_cap, reduction_var);
     Stmt out = p.visit(body);
     made = p.made;
+    kept_parts = p.kept_slots_;
     return out;
 }
 

@@ -48,6 +48,7 @@ struct Planning {
     std::map<size_t, ParallelMark> parallel_marks;   // top-level statement -> its parallel loop
     std::vector<cast::ParallelLoop> parallel_loops;  // the C loops the marked loops became
     int parallel_regions = 0;                        // how many of them became regions
+    int kept_parts = 0;                              // their kept append buffers (SISKIN_KEPT_PARTS)
     std::string c_source;
 
     void emit(const std::function<void()>& f) {
@@ -201,7 +202,7 @@ const std::vector<Stage>& stages() {
              cast::Expr thread_cap = cast::at(cast::var("dims"), cast::i64(p.tensors.num_dims));
              p.body = cast::parallelize_loops(p.body, p.parallel_loops, p.threads, p.options.parallel_min_work,
                                               thread_cap, p.options.count_work ? kWorkCounterSymbol : "",
-                                              p.parallel_regions);
+                                              p.parallel_regions, p.kept_parts);
          }},
         {"print", Shows::Source,
          [](Planning& p) {
@@ -212,6 +213,7 @@ const std::vector<Stage>& stages() {
                  p.body);
              std::string helpers = p.ctx.helpers();
              p.c_source = std::string("#include \"siskin_prelude.h\"\n") +
+                          (p.kept_parts > 0 ? "#define SISKIN_KEPT_PARTS " + std::to_string(p.kept_parts) + "\n" : std::string()) +
                           (p.parallel_regions > 0 ? "#include \"siskin_parallel.h\"\n" : "") + "\n" +
                           (helpers.empty() ? "" : helpers + "\n") +
                           (p.options.count_work ? std::string(work_counter_definition()) + "\n" : "") +
