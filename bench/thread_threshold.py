@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""The work threshold of parallel loops (CompileOptions::parallel_min_work): SpMV and row sums on
-random CSR matrices whose work (rows plus stored entries) spans the threshold, run by
+"""The work threshold of parallel loops (CompileOptions::parallel_min_work): SpMV, row sums and a
+sparse add into CSR (per-thread parts joined in order) on random CSR matrices whose work (rows
+plus stored entries) spans the threshold, run by
 `siskin run` on 1 and on 2 threads with the threshold off (--parallel-min-work 0), side by side.
 Below the work where 2 threads beat 1, starting the team costs more than it saves.
 
@@ -20,7 +21,7 @@ import scipy.sparse as sp
 
 PER_ROW = 8
 WORKS = [int(2 ** (k / 2)) for k in range(22, 37)]  # 2048 .. 262144 rows plus entries, steps of sqrt(2)
-PROGRAMS = {"SpMV": "y[i] += A[i,j] * x[j]", "row sums": "y[i] += A[i,j]"}
+PROGRAMS = {"SpMV": "y[i] += A[i,j] * x[j]", "row sums": "y[i] += A[i,j]", "add (CSR)": "C[i,j] = A[i,j] + B[i,j]"}
 
 
 def times_ms(siskin, program, folder, threads, repeat):
@@ -30,6 +31,8 @@ def times_ms(siskin, program, folder, threads, repeat):
     inputs = ["-i", f"A={folder / 'A.mtx'}:csr"]
     if "x[" in program:
         inputs += ["-i", f"x={folder / 'x.mtx'}:dense"]
+    if "B[" in program:
+        inputs += ["-i", f"B={folder / 'B.mtx'}:csr", "-o", f"C={folder / 'C.mtx'}:csr"]
     subprocess.run([siskin, "run", program, *inputs, "--threads", str(threads), "--parallel-min-work", "0",
                     "--repeat", str(repeat), "--stats", str(stats)], check=True, capture_output=True)
     stats = json.loads(stats.read_text())
@@ -55,6 +58,8 @@ def main():
             rows = work // (PER_ROW + 1)
             A = sp.random(rows, rows, density=PER_ROW / rows, format="csr", random_state=rng)
             scipy.io.mmwrite(str(folder / "A.mtx"), A)
+            scipy.io.mmwrite(str(folder / "B.mtx"), sp.random(rows, rows, density=PER_ROW / rows, format="csr",
+                                                              random_state=rng))
             scipy.io.mmwrite(str(folder / "x.mtx"), rng.uniform(-1, 1, (rows, 1)))
             for name, program in PROGRAMS.items():
                 one = times_ms(siskin, program, folder, 1, repeat)
