@@ -16,14 +16,19 @@ void tensors_in(const ir::Expr& e, std::set<std::string>& out) {
 }
 
 // Whether e may evaluate to a fill value a looplet substituted (an access to a tensor with a
-// level that is not dense, or a let variable, which may hold one).
+// level that is not dense, or a let variable, which may hold one). A tensor that is not an input
+// is an output an earlier statement wrote (a product chain's temporary), of any format: its
+// neighbours are scanned too, so that its fill regions skip them.
 bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>& inputs) {
     bool found = false;
     ir::visit(e, [&](const ir::Expr& n) {
         if (n->as<ir::Variable>()) found = true;
         if (const auto* a = n->as<ir::Access>()) {
             auto it = inputs.find(a->tensor);
-            if (it == inputs.end()) return;
+            if (it == inputs.end()) {
+                found = true;
+                return;
+            }
             for (const auto& level : it->second->format().levels())
                 if (!levels::properties_of(level).implicit) found = true;
         }

@@ -141,14 +141,23 @@ std::optional<std::vector<PlanCandidate>> chain_candidates(const ir::Program& pr
                        product(chain->output, x.row, y.col, z.col, t, z.tensor);
     std::string right = product(t, y.row, y.col, z.col, y.tensor, z.tensor) + "\n" +
                         product(chain->output, x.row, x.col, z.col, x.tensor, t);
+    // The temporary is written by the kernel, so its values are not known finite: where it is
+    // stored and the other factor holds its zero, 0 * t must still be computed. A*B first: each
+    // entry of T meets every column of C, and each row of D with any entry is filled whole
+    // (touched, sorted, copied: 3 per element). B*C first: each row of A walks every row of T it
+    // does not hold, and fills its row of D whole.
+    double left_dense = xy_entries * cols + 3 * std::min(rows, xy_entries) * cols;
+    double right_dense = rows * yz_entries + 3 * rows * cols;
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, x.tensor, y.tensor, t, z.tensor),
-                               ir::parse_program(left), {{t, csr}}, xy + xy_entries + xy_z,
-                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries", xy, xy_z,
-                                           xy_entries)});
+                               ir::parse_program(left), {{t, csr}}, xy + xy_entries + xy_z + left_dense,
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} "
+                                           "steps over the temporary's zeros",
+                                           xy, xy_z, xy_entries, left_dense)});
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, y.tensor, z.tensor, x.tensor, t),
-                               ir::parse_program(right), {{t, csr}}, yz + yz_entries + x_yz,
-                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries", yz, x_yz,
-                                           yz_entries)});
+                               ir::parse_program(right), {{t, csr}}, yz + yz_entries + x_yz + right_dense,
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} "
+                                           "steps over the temporary's zeros",
+                                           yz, x_yz, yz_entries, right_dense)});
     return plan.candidates;
 }
 
