@@ -366,7 +366,7 @@ TEST_F(CliCompiled, ExplainListsThePlansAndRunTakesOne) {
                           "--plan 3");
 }
 
-TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndAutoPlanRunsTheCheapest) {
+TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndRunTakesTheCheapest) {
     write_explain_matrix(path("a.mtx"));
     std::vector<Scalar> ones(30, Scalar::of(2.0));
     write_matrix_market(Tensor::from_dense({30, 1}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), ones),
@@ -383,13 +383,21 @@ TEST_F(CliCompiled, ExplainWeighsTheLoopOrdersOfAnyEinsumAndAutoPlanRunsTheCheap
     std::vector<Scalar> twos(30, Scalar::of(2.0));
     Tensor xv = Tensor::from_dense({30}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), twos);
     auto want = evaluate_reference(ir::parse_program("y[i] += A[i,j] * x[j]"), {{"A", &A}, {"x", &xv}}).at("y");
-    for (std::string choice : {"--auto-plan", "--plan 0", "--plan 1", "--plan 2"}) {
+    for (std::string choice : {"", "--as-written", "--plan 0", "--plan 1", "--plan 2"}) {
         std::string out = path("y.tns");
         r = siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " " + choice + " -o y=" + out);
         ASSERT_EQ(r.status, 0) << choice << ": " << r.err;
         EXPECT_TRUE(read_tensor(out).equals(want)) << choice;
     }
-    expect_one_line_error(siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " --plan 1 --auto-plan -o y=" +
+    // The default is plan 0: the kernel reads A by columns; as written, through a transpose.
+    r = siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " -o y=" + path("y.tns") + ":dense --dump-after all");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("A_by"), std::string::npos) << r.err;
+    r = siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " -o y=" + path("y.tns") +
+                   ":dense --as-written --dump-after all");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("A_by"), std::string::npos) << r.err;
+    expect_one_line_error(siskin_cli("run 'y[i] += A[i,j] * x[j]'" + inputs + " --plan 1 --as-written -o y=" +
                                      path("y.tns")),
-                          "--auto-plan");
+                          "--as-written");
 }

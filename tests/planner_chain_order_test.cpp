@@ -69,6 +69,18 @@ TEST(PlannerStatistics, RowAndColumnCountsOfTheEntriesThatAreNotTheFill) {
     EXPECT_DOUBLE_EQ(s.mean_fibre(1), 1.5);
 }
 
+TEST(PlannerStatistics, AHugeDimensionIsNotCountedAndNoPlanIsWeighed) {
+    const int64_t n = int64_t{1} << 40;
+    Tensor a = make({n, n}, "dcsr", {{{0, 1}, 1}, {{n - 1, 2}, 2}});
+    TensorStatistics s = TensorStatistics::of(a);
+    EXPECT_FALSE(s.counted());
+    EXPECT_EQ(s.entries, 2);
+    EXPECT_EQ(s.level_entries, (std::vector<int64_t>{2, 2}));
+    Plan plan = plan_program(ir::parse_program("C[i,j] = A[i,j] + B[i,j]"), {{"A", &a}, {"B", &a}});
+    ASSERT_EQ(plan.candidates.size(), 1u);
+    EXPECT_EQ(plan.candidates[0].description, "as written (not weighed)");
+}
+
 TEST(PlannerStatistics, MeasuredOncePerStorage) {
     Tensor a = random_matrix(30, 30, 0.1, 5), b = random_matrix(30, 30, 0.1, 6);
     auto first = statistics_of(a);

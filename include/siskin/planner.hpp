@@ -33,7 +33,9 @@ Format output_format_following_data(const ir::Program& program, const std::strin
 struct TensorStatistics {
     std::vector<int64_t> shape;
     int64_t entries = 0;
-    std::vector<std::vector<int64_t>> per_coordinate; // [dimension][coordinate]
+    /// [dimension][coordinate]; empty when a dimension is longer than 2^24 and 4 x stored().
+    std::vector<std::vector<int64_t>> per_coordinate;
+    bool counted() const { return per_coordinate.size() == shape.size(); }
     std::vector<int64_t> level_entries, max_fibre;    // [storage position]
     /// The mean number of children of a non-empty prefix one storage position up.
     double mean_fibre(size_t level) const;
@@ -59,7 +61,7 @@ struct PlanCandidate {
 };
 
 /// The candidates the planner weighed, cheapest estimate first (`siskin explain` lists them,
-/// `siskin run --plan N` runs one, `siskin run --auto-plan` runs the first).
+/// `siskin run` runs the first, `--plan N` another, `--as-written` the program itself).
 ///
 /// - A chain of three matrix products `D[i,l] += A[i,j] * B[j,k] * C[k,l]`: one fused nest, A*B
 ///   first or B*C first (each product through a CSR temporary), costed from the operands' row

@@ -85,6 +85,7 @@ std::optional<std::vector<PlanCandidate>> chain_candidates(const ir::Program& pr
         if (!t->fill().same_value(Scalar::zero(t->type()))) return std::nullopt; // products skip zeros only
 
     const TensorStatistics &sx = *statistics_of(*tx), &sy = *statistics_of(*ty), &sz = *statistics_of(*tz);
+    if (!sx.counted() || !sy.counted() || !sz.counted()) return std::nullopt;
     const auto& col_x = sx.per_coordinate[1];
     const auto& row_y = sy.per_coordinate[0];
     const auto& col_y = sy.per_coordinate[1];

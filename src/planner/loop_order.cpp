@@ -149,6 +149,7 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
             return;
         }
         Read r{a, *idx, t->second, statistics_of(*t->second), !levels::all_levels_implicit(t->second->format())};
+        if (!r.stats->counted()) ok = false;
         for (size_t m = 0; m < idx->size(); ++m) {
             int64_t n = t->second->shape()[m];
             auto [it, fresh] = s.extent.emplace((*idx)[m], n);

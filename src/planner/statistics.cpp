@@ -1,6 +1,7 @@
 // TensorStatistics: one pass over a tensor's stored entries, and a cache of them keyed by the
 // tensor's storage, so a tensor planned for again (a kernel called in a loop, `siskin explain`
 // then `run`) is not scanned again.
+#include <algorithm>
 #include <list>
 #include <mutex>
 #include <utility>
@@ -12,7 +13,18 @@ namespace siskin {
 TensorStatistics TensorStatistics::of(const Tensor& t) {
     TensorStatistics s;
     s.shape = t.shape();
-    for (int64_t n : s.shape) s.per_coordinate.emplace_back(static_cast<size_t>(n), 0);
+    // Counts per coordinate take memory in the dimension, not in the entries: a dimension far
+    // longer than what is stored (a 2^40 x 2^40 matrix of six entries) is not counted, and the
+    // planner weighs no plans for it.
+    const int64_t countable = std::max<int64_t>(int64_t{1} << 24, 4 * t.stored());
+    for (int64_t n : s.shape) {
+        if (n > countable) {
+            s.per_coordinate.clear();
+            break;
+        }
+        s.per_coordinate.emplace_back(static_cast<size_t>(n), 0);
+    }
+    const bool counted = s.per_coordinate.size() == s.shape.size();
     // Storage position k (levels flattened) holds dimension mode[k]; entries come in storage
     // order, so the entries sharing a prefix of storage positions are consecutive.
     const std::vector<int> mode = t.format().mode_order();
@@ -24,7 +36,8 @@ TensorStatistics TensorStatistics::of(const Tensor& t) {
     t.for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
         if (v.same(t.fill())) return; // a stored fill (or a fill run) is no entry
         ++s.entries;
-        for (size_t d = 0; d < c.size(); ++d) ++s.per_coordinate[d][static_cast<size_t>(c[d])];
+        if (counted)
+            for (size_t d = 0; d < c.size(); ++d) ++s.per_coordinate[d][static_cast<size_t>(c[d])];
         // The first storage position where this entry leaves the previous one's prefix: a new
         // prefix there and below, one more child in the fibre above it.
         size_t k = 0;

@@ -33,7 +33,7 @@ struct RunOptions {
     std::vector<std::string> inputs, outputs, starts, shapes, fills, types, prints, function_files;
     ExecuteOptions exec;
     int plan = -1;        // --plan N: the planner's candidate N (default: the program as written)
-    bool auto_plan = false; // --auto-plan: the planner's cheapest estimate
+    bool as_written = false; // --as-written: the program as written, not the planner's cheapest plan
     bool explain = false; // `siskin explain`: print the candidates instead of running
     bool distributed = false;    // --distributed: under mpirun, on a row partition
     std::string comm_stats_path; // --comm-stats FILE (with --distributed)
@@ -49,7 +49,7 @@ void run_distributed_command(const RunOptions& o) {
     refuse(!o.shapes.empty(), "--shape");
     refuse(!o.function_files.empty(), "--functions");
     refuse(o.plan >= 0, "--plan");
-    refuse(o.auto_plan, "--auto-plan");
+    refuse(o.as_written, "--as-written");
     DistributedRunOptions d;
     d.program = o.program;
     d.inputs = o.inputs;
@@ -206,9 +206,9 @@ void run(const RunOptions& o) {
     std::map<std::string, const Tensor*> input_ptrs;
     for (const auto& [name, t] : inputs) input_ptrs[name] = &t;
 
-    // The program as written, or the planner's candidate --plan names (its temporaries are
-    // outputs too). The cheapest estimate is not run by default yet: a product chain split in
-    // two statements reads its temporary back slower than the estimate assumes (README).
+    // The planner's cheapest plan, the candidate --plan names, or (--as-written, and always for
+    // the reference evaluator, the oracle) the program as written. A plan's temporaries are
+    // outputs too. Only the chosen plan is compiled.
     Plan plan = plan_program(program, input_ptrs, specs);
     if (o.explain) {
         print_plan(plan);
@@ -217,8 +217,10 @@ void run(const RunOptions& o) {
     if (o.plan >= static_cast<int>(plan.candidates.size()))
         throw Error(fmt::format("--plan {}: the planner weighed {} plan{} (siskin explain lists them)", o.plan,
                                 plan.candidates.size(), plan.candidates.size() == 1 ? "" : "s"));
-    if (o.auto_plan && o.plan >= 0) throw Error("--plan N and --auto-plan both choose the plan: give one");
-    const int index = o.auto_plan ? 0 : o.plan;
+    if (o.as_written && o.plan >= 0) throw Error("--plan N and --as-written both choose the plan: give one");
+    if (o.exec.interpret && o.plan >= 0)
+        throw Error("--plan N chooses compiled code's plan; --interpret runs the program as written");
+    const int index = o.as_written || o.exec.interpret ? -1 : std::max(o.plan, 0);
     const PlanCandidate& chosen = index < 0 ? PlanCandidate{"as written", program, {}, 0, ""}
                                             : plan.candidates.at(static_cast<size_t>(index));
     for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
@@ -253,10 +255,11 @@ void add_run_command(CLI::App& app) {
                     "File of function definitions (def and case forms) the program may call");
     add_execute_options(*cmd, options->exec);
     cmd->add_option("--plan", options->plan,
-                    "Run the planner's candidate N (siskin explain lists them, cheapest first; default: the program as written)")
+                    "Run the planner's candidate N (siskin explain lists them, cheapest first; default: plan 0)")
         ->check(CLI::NonNegativeNumber);
-    cmd->add_flag("--auto-plan", options->auto_plan,
-                  "Run the planner's cheapest estimate (plan 0 of siskin explain) instead of the program as written");
+    cmd->add_flag("--as-written", options->as_written,
+                  "Run the program as written (with the compiler's own loop orders) instead of the planner's cheapest "
+                  "plan (plan 0 of siskin explain)");
     cmd->add_flag("--distributed", options->distributed,
                   "Run under mpirun on a row partition of the matrices (SpMV, SpGEMM, elementwise, "
                   "reductions; docs/distributed.md); rank 0 writes the outputs");
