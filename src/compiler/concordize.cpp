@@ -58,6 +58,8 @@ public:
             const auto& n = *s->as<ir::Let>();
             return ir::Let::make(n.name, expr(n.value), stmt(n.body), n.pos);
         }
+        case ir::StmtKind::While:
+        case ir::StmtKind::Swap: return s; // compile() refuses them before this pass
         }
         return s;
     }

@@ -67,8 +67,10 @@ public:
             vars_ = std::move(saved);
             return std::make_shared<Let>(n.name, value, body);
         }
+        case ir::StmtKind::While:
+        case ir::StmtKind::Swap: break; // compile() refuses them before this pass
         }
-        SISKIN_ASSERT(false, "unknown statement kind");
+        SISKIN_ASSERT(false, "a while or swap reached the lowering");
     }
 
     std::vector<DimCheck> checks;

@@ -93,7 +93,9 @@ inline ir::Stmt rewrite_perfect_nests(const ir::Stmt& s, std::vector<std::string
         const auto& n = *s->as<ir::Let>();
         return ir::Let::make(n.name, n.value, again(n.body), n.pos);
     }
-    case ir::StmtKind::Assign: return s;
+    case ir::StmtKind::Assign:
+    case ir::StmtKind::While:
+    case ir::StmtKind::Swap: return s;
     }
     return s;
 }

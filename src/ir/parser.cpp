@@ -25,7 +25,7 @@ namespace siskin::ir {
 namespace {
 
 constexpr std::string_view kStatementHint =
-    "a statement (an assignment such as y[i] = x[i], for, if, let or '{')";
+    "a statement (an assignment such as y[i] = x[i], for, if, let, while, swap or '{')";
 constexpr std::string_view kAssignHint =
     "an assignment operator (=, +=, *=, min=, max=, |=, &= or <<op>>=)";
 
@@ -199,6 +199,9 @@ private:
         if (t.is_word("for")) return for_statement();
         if (t.is_word("if")) return if_statement();
         if (t.is_word("let")) return let_statement();
+        // `while` and `swap` start statements only where no tensor of that name is written.
+        if (t.is_word("while") && !in_.peek(1).is("[")) return while_statement();
+        if (t.is_word("swap") && in_.peek(1).is("(")) return swap_statement();
         if (t.is("{")) {
             const Token& open = in_.next();
             std::vector<Stmt> stmts = statements(&open);
@@ -260,6 +263,22 @@ private:
             }
         }
         return If::make(cond, then_body, else_body, pos);
+    }
+
+    Stmt while_statement() {
+        Position pos = in_.next().pos;
+        Expr cond = exprs_.expression();
+        return While::make(cond, body("while"), pos);
+    }
+
+    Stmt swap_statement() {
+        Position pos = in_.next().pos;
+        in_.next(); // '('
+        const Token& first = expect_name("a tensor name in swap(F, G)");
+        in_.expect(",", "',' between the two tensors of swap(F, G)");
+        const Token& second = expect_name("a tensor name in swap(F, G)");
+        in_.expect(")", "')' after swap(F, G)");
+        return Swap::make(std::string(first.text), std::string(second.text), pos);
     }
 
     Stmt let_statement() {

@@ -172,6 +172,14 @@ std::string print_stmt(const Stmt& s, int indent) {
         for (const auto& x : b->stmts) out += pad(indent + 1) + print_stmt(x, indent + 1) + "\n";
         return out + pad(indent) + "}";
     }
+    case StmtKind::While: {
+        auto w = s->as<While>();
+        return fmt::format("while {} {}", print_expr(w->cond).text, print_body(w->body, indent));
+    }
+    case StmtKind::Swap: {
+        auto w = s->as<Swap>();
+        return fmt::format("swap({}, {})", w->first, w->second);
+    }
     }
     SISKIN_ASSERT(false, "unknown statement kind");
 }

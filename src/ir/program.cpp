@@ -42,6 +42,14 @@ std::vector<std::string> Program::outputs() const {
     return out;
 }
 
+bool Program::has_control() const {
+    bool found = false;
+    visit(body, [&](const Stmt& s) {
+        found = found || s->kind == StmtKind::While || s->kind == StmtKind::Swap;
+    });
+    return found;
+}
+
 std::vector<std::string> Program::inputs() const {
     std::vector<std::string> outs = outputs(), in;
     // Reads in text order: an assignment's left-hand side indices come before its right side.
@@ -111,6 +119,14 @@ bool equal(const Stmt& a, const Stmt& b) {
         for (size_t k = 0; k < x->stmts.size(); ++k)
             if (!equal(x->stmts[k], y->stmts[k])) return false;
         return true;
+    }
+    case StmtKind::While: {
+        auto x = a->as<While>(), y = b->as<While>();
+        return equal(x->cond, y->cond) && equal(x->body, y->body);
+    }
+    case StmtKind::Swap: {
+        auto x = a->as<Swap>(), y = b->as<Swap>();
+        return x->first == y->first && x->second == y->second;
     }
     }
     return false;

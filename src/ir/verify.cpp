@@ -13,6 +13,7 @@
 #include "ir/syntax.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
 
 namespace siskin::ir {
@@ -50,6 +51,7 @@ public:
         SISKIN_ASSERT(program_.body, "a program needs a body");
         check(program_.body);
         resolve_through_outputs();
+        check_swap_shapes();
         infer_types();
         return std::move(result_);
     }
@@ -111,6 +113,8 @@ private:
     bool in_subscript_ = false; // checking an Index that is directly a subscript (may be sliced)
     bool padded_read_ = false;  // checking the first argument of coalesce (may be permissive)
     VerifiedProgram result_;
+    int nested_ = 0; // inside a for, if or let: no while or swap there
+    std::vector<const Swap*> swaps_;
 
     bool is_output(const std::string& t) const {
         return std::find(outputs_.begin(), outputs_.end(), t) != outputs_.end();
@@ -143,8 +147,10 @@ private:
         case StmtKind::If: {
             auto i = s->as<If>();
             check(i->cond);
+            ++nested_;
             check(i->then_body);
             if (i->else_body) check(i->else_body);
+            --nested_;
             return;
         }
         case StmtKind::Let: {
@@ -152,13 +158,81 @@ private:
             check(l->value);
             no_shadowing(l->name, "let", l->pos);
             scope_.push_back({l->name, true, l->pos, 0, std::nullopt});
+            ++nested_;
             check(l->body);
+            --nested_;
             scope_.pop_back();
             return;
         }
         case StmtKind::Block:
             for (const auto& x : s->as<Block>()->stmts) check(x);
             return;
+        case StmtKind::While: return check_while(*s->as<While>());
+        case StmtKind::Swap: return check_swap(*s->as<Swap>());
+        }
+    }
+
+    // A while runs whole statements, each a loop nest of its own: it may stand at the top level
+    // or in another while's body, never inside a for, if or let. Its condition reads scalars
+    // only, and some statement of its body must be able to change one of them, else the loop
+    // never runs or never ends.
+    void check_while(const While& w) {
+        if (nested_ > 0)
+            fail(w.pos, "while may stand only at the top level of a program (or in the body of "
+                        "another while), not inside a for, if or let");
+        std::vector<std::string> read;
+        visit(w.cond, [&](const Expr& e) {
+            auto a = e->as<Access>();
+            if (!a) return;
+            if (!a->indices.empty())
+                fail(a->pos, fmt::format("the condition of a while reads scalars (0-d tensors, as "
+                                         "in n[] > 0), but {} has indices",
+                                         print(e)));
+            if (std::find(read.begin(), read.end(), a->tensor) == read.end())
+                read.push_back(a->tensor);
+        });
+        check(w.cond);
+        check(w.body);
+        bool changes = false;
+        visit(w.body, [&](const Stmt& s) {
+            if (auto a = s->as<Assign>())
+                changes |= std::find(read.begin(), read.end(), a->lhs->tensor) != read.end();
+            if (auto x = s->as<Swap>())
+                changes |= std::find(read.begin(), read.end(), x->first) != read.end() ||
+                           std::find(read.begin(), read.end(), x->second) != read.end();
+        });
+        if (!changes)
+            fail(w.pos, fmt::format("no statement in the body of this while changes what its "
+                                    "condition {} reads{}, so the loop would never run or never "
+                                    "end; assign one of them in the body",
+                                    print(w.cond),
+                                    read.empty() ? " (it reads no tensor)"
+                                                 : fmt::format(" ({})", fmt::join(read, ", "))));
+    }
+
+    void check_swap(const Swap& x) {
+        if (nested_ > 0)
+            fail(x.pos, "swap may stand only at the top level of a program (or in the body of a "
+                        "while), not inside a for, if or let");
+        if (x.first == x.second)
+            fail(x.pos, fmt::format("swap({}, {}) names one tensor twice", x.first, x.second));
+        for (const auto& name : {x.first, x.second})
+            if (!is_output(name))
+                fail(x.pos, fmt::format("swap exchanges two outputs of the program, but {} is "
+                                        "assigned by no statement{}",
+                                        name, given_.count(name) ? " (it is an input)" : ""));
+        swaps_.push_back(&x);
+    }
+
+    void check_swap_shapes() const {
+        for (const Swap* x : swaps_) {
+            const auto& a = result_.output_shapes.at(x->first);
+            const auto& b = result_.output_shapes.at(x->second);
+            if (a != b)
+                fail(x->pos, fmt::format("swap({}, {}) needs tensors of one shape, but {} is [{}] "
+                                         "and {} is [{}]",
+                                         x->first, x->second, x->first, fmt::join(a, ", "),
+                                         x->second, fmt::join(b, ", ")));
         }
     }
 
@@ -196,7 +270,9 @@ private:
         size_t id = loops_.size();
         loops_.push_back(std::move(loop));
         scope_.push_back({f.index, false, f.pos, id, std::nullopt});
+        ++nested_;
         check(f.body);
+        --nested_;
         scope_.pop_back();
         if (loops_[id].given || !loops_[id].sources.empty()) resolve_direct(loops_[id]);
     }
@@ -577,6 +653,23 @@ private:
         case StmtKind::Block:
             for (const auto& x : s->as<Block>()->stmts) types(x);
             return;
+        case StmtKind::While:
+            type_of(s->as<While>()->cond);
+            types(s->as<While>()->body);
+            return;
+        case StmtKind::Swap: return swap_type(*s->as<Swap>());
+        }
+    }
+
+    // The two tensors of a swap hold each other's values: they take one type.
+    void swap_type(const Swap& x) {
+        auto a = types_.find(x.first), b = types_.find(x.second);
+        if (a == types_.end() || b == types_.end()) return;
+        ValueType t = promote(a->second, b->second);
+        for (const auto& name : {x.first, x.second}) {
+            if (given_.count(name) || types_[name] == t) continue;
+            types_[name] = t;
+            types_changed_ = true;
         }
     }
 

@@ -49,6 +49,13 @@ void visit(const Stmt& s, const StmtVisitor& on_stmt, const ExprVisitor& on_expr
     case StmtKind::Block:
         for (const auto& x : s->as<Block>()->stmts) visit(x, on_stmt, on_expr);
         break;
+    case StmtKind::While: {
+        auto w = s->as<While>();
+        expr(w->cond);
+        visit(w->body, on_stmt, on_expr);
+        break;
+    }
+    case StmtKind::Swap: break;
     }
 }
 
@@ -125,6 +132,14 @@ Stmt mutate(const Stmt& s, const StmtMutator& on_stmt, const ExprMutator& on_exp
         if (mutate_all(b->stmts, stmts, stmt)) node = Block::make(std::move(stmts), b->pos);
         break;
     }
+    case StmtKind::While: {
+        auto w = s->as<While>();
+        Expr cond = expr(w->cond);
+        Stmt body = stmt(w->body);
+        if (cond != w->cond || body != w->body) node = While::make(cond, body, w->pos);
+        break;
+    }
+    case StmtKind::Swap: break;
     }
     return on_stmt ? on_stmt(node) : node;
 }
@@ -155,7 +170,13 @@ Stmt rewrite_top_down(const Stmt& s, const std::function<std::optional<Stmt>(con
         std::vector<Stmt> stmts;
         return mutate_all(b->stmts, stmts, rec) ? Block::make(std::move(stmts), b->pos) : s;
     }
-    case StmtKind::Assign: return s;
+    case StmtKind::While: {
+        auto n = s->as<While>();
+        Stmt body = rec(n->body);
+        return body == n->body ? s : While::make(n->cond, body, n->pos);
+    }
+    case StmtKind::Assign:
+    case StmtKind::Swap: return s;
     }
     return s;
 }

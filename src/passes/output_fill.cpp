@@ -138,6 +138,13 @@ void collect(const Stmt& s, const std::string& output, FillEvaluator& fe, FillEv
         else found.reductions.push_back(a.op);
         return;
     }
+    case StmtKind::While: {
+        // The body may run no time at all: its writes cover nothing for sure.
+        Context inner = where;
+        inner.always = false;
+        return collect(s->as<While>()->body, output, fe, pure, found, inner);
+    }
+    case StmtKind::Swap: return; // exchanges two outputs of one fill (resolve_program checks)
     }
 }
 

@@ -8,6 +8,7 @@
 #include "passes/output_fill.hpp"
 #include "passes/output_start.hpp"
 #include "siskin/error.hpp"
+#include "siskin/ir/visit.hpp"
 
 namespace siskin {
 
@@ -96,6 +97,32 @@ std::map<std::string, TensorSignature> ResolvedProgram::signatures() const {
     return all;
 }
 
+namespace {
+
+// swap(F, G) exchanges whole tensors, so both must be stored alike (the verifier checked shapes).
+void check_swaps(const ir::Program& program, const ResolvedProgram& r) {
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        const auto* x = s->as<ir::Swap>();
+        if (!x) return;
+        const TensorSignature& a = r.outputs.at(x->first).signature;
+        const TensorSignature& b = r.outputs.at(x->second).signature;
+        auto describe = [](const TensorSignature& t) {
+            return fmt::format("{} with fill {} in {}", type_name(t.type), t.fill.to_string(),
+                               t.format.to_string());
+        };
+        if (a.type != b.type || !a.fill.same(b.fill) || !(a.format == b.format))
+            throw Error(fmt::format("swap({}, {}) needs tensors of one type, fill and format, but {} "
+                                    "is {} and {} is {} (give both the same with fill "
+                                    "declarations, --fill, --type or their output formats)",
+                                    x->first, x->second, x->first, describe(a), x->second,
+                                    describe(b)),
+                        Error::Kind::User,
+                        SourceLocation{"<program>", x->pos.line, x->pos.column});
+    });
+}
+
+} // namespace
+
 ResolvedProgram resolve_program(const ir::Program& program, const ProgramInputs& inputs,
                                 const std::map<std::string, OutputSpec>& given_specs) {
     const std::map<std::string, OutputSpec> specs =
@@ -123,6 +150,7 @@ ResolvedProgram resolve_program(const ir::Program& program, const ProgramInputs&
         r.outputs.emplace(name,
                           resolve_output(program, name, given, r.verified, inputs, input_fills));
     }
+    check_swaps(program, r);
     return r;
 }
 

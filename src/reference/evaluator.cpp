@@ -61,6 +61,16 @@ public:
             else variables_.erase(node.name);
             return;
         }
+        case StmtKind::While: {
+            const auto& node = *s->as<While>();
+            while (eval(node.cond).as_bool()) run(node.body);
+            return;
+        }
+        case StmtKind::Swap: {
+            const auto& node = *s->as<Swap>();
+            std::swap(outputs_.at(node.first).values, outputs_.at(node.second).values);
+            return;
+        }
         }
         SISKIN_ASSERT(false, "unknown statement kind");
     }

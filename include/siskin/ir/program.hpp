@@ -27,7 +27,7 @@ struct Position {
 };
 
 enum class ExprKind { Literal, Index, Variable, Access, Call };
-enum class StmtKind { For, Assign, If, Let, Block };
+enum class StmtKind { For, Assign, If, Let, Block, While, Swap };
 
 struct ExprNode {
     const ExprKind kind;
@@ -193,6 +193,32 @@ struct Block final : StmtNode {
     }
 };
 
+/// `while cond { body }`: runs body while cond (an expression over 0-d tensors, `n[] > 0`) is
+/// true (nonzero). Only at the top level of a program or inside another while: each pass runs
+/// the body's statements in order, and tensors keep their values from pass to pass.
+struct While final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::While;
+    Expr cond;
+    Stmt body;
+    While(Expr c, Stmt b, Position p = {})
+        : StmtNode(static_kind, p), cond(std::move(c)), body(std::move(b)) {}
+    static Stmt make(Expr c, Stmt b, Position p = {}) {
+        return std::make_shared<While>(std::move(c), std::move(b), p);
+    }
+};
+
+/// `swap(F, G)`: F and G exchange their contents (whole tensors, no copy). Both are outputs of
+/// the program of the same shape, type, fill and format. Where while is allowed only.
+struct Swap final : StmtNode {
+    static constexpr StmtKind static_kind = StmtKind::Swap;
+    std::string first, second;
+    Swap(std::string a, std::string b, Position p = {})
+        : StmtNode(static_kind, p), first(std::move(a)), second(std::move(b)) {}
+    static Stmt make(std::string a, std::string b, Position p = {}) {
+        return std::make_shared<Swap>(std::move(a), std::move(b), p);
+    }
+};
+
 /// `fill A = inf` in program text: the fill the program expects of input A (a tensor with
 /// another fill is an error), or the fill it asks of output A (as OutputSpec::fill does).
 struct FillDecl {
@@ -216,6 +242,8 @@ struct Program {
     std::vector<FillDecl> fills = {};
     /// The declaration of `tensor`'s fill, or null.
     const FillDecl* declared_fill(const std::string& tensor) const;
+    /// Whether the program has a `while` or a `swap` (run as several kernels: a program driver).
+    bool has_control() const;
     /// Tensors assigned anywhere in the program, in order of first assignment.
     std::vector<std::string> outputs() const;
     /// Tensors only read, in order of first appearance.
