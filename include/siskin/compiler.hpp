@@ -175,6 +175,10 @@ struct CompiledProgram {
     /// Set when some output got 32-bit indices without asking for them: compiles the same
     /// program with 64-bit indices there, for run() to use when that output outgrows them.
     std::function<std::shared_ptr<const Kernel>()> widen;
+    /// Set for a program with `while` or `swap`, which runs as several kernels (the program
+    /// driver, docs/compiler.md): run() calls it, and `kernel` is the program's first kernel
+    /// (its compile statistics stand for the program's).
+    std::function<std::map<std::string, Tensor>(const std::map<std::string, const Tensor*>&)> driven;
     /// Runs the kernel on the inputs it was compiled for (their finiteness was checked when
     /// compiling, so it is not scanned again) and returns fresh outputs.
     std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;

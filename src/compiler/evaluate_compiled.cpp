@@ -4,6 +4,7 @@
 
 #include "compiler/finite.hpp"
 #include "compiler/kernel_impl.hpp"
+#include "compiler/program_driver.hpp"
 #include "levels/level_format.hpp"
 #include "passes/output_start.hpp"
 #include "passes/resolve_program.hpp"
@@ -13,12 +14,11 @@
 
 namespace siskin {
 
-namespace {
+namespace compiler {
 
-// Whether some assignment writes `output` through a sliced subscript (`y[i(1:7:2)] = ...`).
-bool written_through_slice(const ir::Program& program, const std::string& output) {
+bool written_through_slice(const ir::Stmt& body, const std::string& output) {
     bool found = false;
-    ir::visit(program.body, [&](const ir::Stmt& s) {
+    ir::visit(body, [&](const ir::Stmt& s) {
         const auto* a = s->as<ir::Assign>();
         if (!a || a->lhs->tensor != output) return;
         for (const auto& index : a->lhs->indices)
@@ -27,12 +27,13 @@ bool written_through_slice(const ir::Program& program, const std::string& output
     return found;
 }
 
-} // namespace
+} // namespace compiler
 
 CompiledProgram compile_for(const ir::Program& program,
                             const std::map<std::string, const Tensor*>& inputs,
                             const std::map<std::string, OutputSpec>& specs,
                             const CompileOptions& options) {
+    if (program.has_control()) return compiler::compile_driven(program, inputs, specs, options);
     ResolvedProgram resolved = resolve_program(program, ProgramInputs::of(inputs), specs);
     // Kernels are specialised to finite inputs; only inputs whose finiteness can matter are
     // scanned for it.
@@ -53,7 +54,7 @@ CompiledProgram compile_for(const ir::Program& program,
         // drops the fill as the reference does. Any fill works then.
         if (out.start ? !updates_in_place(out.format)
                       : !levels::all_levels_implicit(out.format) &&
-                            written_through_slice(program, name)) {
+                            compiler::written_through_slice(program.body, name)) {
             convert_after.emplace(name, s.format);
             s.format = Format::dense(s.ndims).with_index_bits(out.index_bits);
         } else if (!out.start && !(s.format == out.format)) {
@@ -63,7 +64,7 @@ CompiledProgram compile_for(const ir::Program& program,
     }
     const std::map<std::string, TensorSignature> signatures = resolved.signatures();
     CompiledProgram compiled{compile(program, signatures, options), std::move(shapes),
-                             std::move(starts), std::move(convert_after), {}};
+                             std::move(starts), std::move(convert_after), {}, {}};
     std::map<std::string, TensorSignature> wide = signatures;
     bool narrowed = false;
     for (const auto& [name, format] : unsized) {
@@ -93,6 +94,7 @@ std::map<std::string, TensorSignature> infer_signatures(
 
 std::map<std::string, Tensor> CompiledProgram::run(
     const std::map<std::string, const Tensor*>& inputs) const {
+    if (driven) return driven(inputs);
     auto outputs = kernel->impl().unbuilt_outputs(output_shapes);
     for (const auto& [name, start] : starts) outputs.at(name) = start; // a copy to update
     try {

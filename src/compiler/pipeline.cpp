@@ -16,6 +16,7 @@
 #include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
 #include "passes/declared_fills.hpp"
+#include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
 #include "compiler/vocabulary.hpp"
 
@@ -247,6 +248,11 @@ std::string shown(const Planning& p, Shows what) {
 KernelPlan plan_kernel(const ir::Program& program,
                        const std::map<std::string, TensorSignature>& signatures,
                        const CompileOptions& options) {
+    if (program.has_control())
+        throw Error("a program with while or swap runs as several kernels, one per run of "
+                    "statements between them: compile_for and evaluate_compiled run it (the "
+                    "program driver, docs/compiler.md); compile() builds one kernel",
+                    Error::Kind::Unsupported);
     check_declared_signature_fills(program, signatures);
     PassDump dump(options.dump_after, compiler_passes());
     dump.input(program);
