@@ -1,7 +1,7 @@
-// and or xor not ifelse coalesce: NumPy logical_and, logical_or, logical_xor, logical_not,
-// where, and Finch's coalesce. Logical operators take any types, convert them to bool (nonzero
-// and NaN are true) and give bool; ifelse and coalesce give the promotion of their value
-// arguments.
+// and or xor not ifelse coalesce choose: NumPy logical_and, logical_or, logical_xor,
+// logical_not, where, and Finch's coalesce and choose. Logical operators take any types, convert
+// them to bool (nonzero and NaN are true) and give bool; ifelse, coalesce and choose give the
+// promotion of their value arguments.
 #include "algebra/builtin_operators.hpp"
 #include "algebra/operator_builder.hpp"
 
@@ -43,6 +43,19 @@ void add_logical_operators(std::vector<Operator>& out) {
     Operator lxor = logical("xor", "($0 != $1)", [](bool a, bool b) { return a != b; });
     lxor.identity = [](ValueType, int) -> Identity { return Scalar::of(false); };
     out.push_back(std::move(lxor));
+
+    // choose(x, y): x unless x is 0, else y. GraphBLAS's "any" monoid as Finch's choose(0):
+    // `p[i] <<choose>>= e` keeps the first nonzero e the loops meet, one valid answer of many.
+    Operator choose = make_operator(
+        "choose", 2, [](std::span<const ValueType> types) { return uniform(promote_all(types)); },
+        [](const Signature& s, std::span<const Scalar> a) {
+            Scalar x = a[0].cast(s.result);
+            return x.same_value(Scalar::zero(s.result)) ? a[1].cast(s.result) : x;
+        },
+        "(($0) != 0 ? ($0) : ($1))");
+    choose.associative = choose.idempotent = true;
+    choose.identity = [](ValueType t, int) -> Identity { return Scalar::zero(t); };
+    out.push_back(std::move(choose));
 
     out.push_back(make_operator("not", 1, all_bool,
                                 unary_body<kBool>([](bool a) { return !a; }), "(!$0)"));
