@@ -5,8 +5,10 @@
 // runtime/siskin_memory.h (malloc for small blocks, a mapping of its own for large ones).
 // A buffer may instead borrow memory that another owner keeps alive (Buffer::borrow: a NumPy
 // array's, for the Python package's zero-copy views).
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "siskin/value.hpp"
 
@@ -47,18 +49,41 @@ public:
     /// Sets every element to `v` (cast to the buffer's type).
     void fill(const Scalar& v);
 
-    template <class T> T* data() { return static_cast<T*>(raw_.data); }
+    /// Mutable access forgets what known_finite() remembered: the caller may write.
+    template <class T> T* data() {
+        forget_finite();
+        return static_cast<T*>(raw_.data);
+    }
     template <class T> const T* data() const { return static_cast<const T*>(raw_.data); }
     /// For kernels: the struct they receive a pointer to and may grow through (siskin_memory.h).
-    RawBuffer& raw() { return raw_; }
+    RawBuffer& raw() {
+        forget_finite();
+        return raw_;
+    }
+    /// For kernels that only read the buffer.
+    const RawBuffer& raw() const { return raw_; }
+
+    /// Whether every value is finite, as a scan found it (the compiler's finite_values),
+    /// kept until the next write through this buffer, so a tensor used again is not scanned
+    /// again: nothing when unknown. Memory that others may write without siskin knowing (a
+    /// borrowed NumPy array, or memory shared_writes() was called for) keeps no answer: it is
+    /// scanned every time, since a stale "finite" would let a kernel skip 0 * inf.
+    std::optional<bool> known_finite() const;
+    void remember_finite(bool finite) const;
+    /// Others may write this memory from now on (a writable NumPy view of it was handed out).
+    void share_writes() const;
 
 private:
     // Copies borrowed memory into a block of the buffer's own before a write.
     void own();
+    void forget_finite() { finite_.store(kUnknown, std::memory_order_relaxed); }
 
     ValueType type_;
     RawBuffer raw_;
     std::shared_ptr<const void> owner_; // set while raw_.data is borrowed
+    static constexpr int8_t kUnknown = -1;
+    mutable std::atomic<int8_t> finite_{kUnknown}; // 1 finite, 0 not, kUnknown
+    mutable std::atomic<bool> shared_writes_{false};
 };
 
 } // namespace siskin

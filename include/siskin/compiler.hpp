@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -179,9 +180,16 @@ struct CompiledProgram {
     /// driver, docs/compiler.md): run() calls it, and `kernel` is the program's first kernel
     /// (its compile statistics stand for the program's).
     std::function<std::map<std::string, Tensor>(const std::map<std::string, const Tensor*>&)> driven;
+    /// The inputs the kernel was compiled for finite values of (found finite when compiling,
+    /// and scanned only because the kernel may rely on it, e.g. to skip 0 * x).
+    std::set<std::string> finite_inputs;
     /// Runs the kernel on the inputs it was compiled for (their finiteness was checked when
     /// compiling, so it is not scanned again) and returns fresh outputs.
     std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;
+    /// Whether every input in finite_inputs still holds finite values only: what a caller that
+    /// runs the kernel again on other (or changed) tensors checks first. A tensor whose memory
+    /// siskin alone writes is scanned once (Buffer::known_finite).
+    bool inputs_finite(const std::map<std::string, const Tensor*>& inputs) const;
 };
 CompiledProgram compile_for(const ir::Program& program,
                             const std::map<std::string, const Tensor*>& inputs,

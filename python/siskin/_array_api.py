@@ -160,7 +160,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, format=None, fill_val
         obj = obj.copy() if hasattr(obj, "copy") and not isinstance(obj, (list, tuple)) else np.array(obj)
     t = _asarray(obj, format=format, fill_value=fill_value, dtype=dtype)
     if copy is False and isinstance(obj, np.ndarray) and obj.size and \
-            not np.may_share_memory(t._native.values(), obj):
+            not np.may_share_memory(t._native.values(writable=False), obj):
         raise SiskinError("asarray(copy=False): the NumPy array needs converting (its dtype or layout), "
                           "so it cannot be used in place")
     if t.dtype.name not in DTYPES:

@@ -72,7 +72,7 @@ def _einsum(subscripts, *operands, **kwargs):
 
 def _tensor_bytes(t):
     native = t._native
-    total = native.values().nbytes
+    total = native.values(writable=False).nbytes
     for level in native.levels():
         total += sum(buffer.nbytes for buffer in level.values())
     return total

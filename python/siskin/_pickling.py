@@ -46,7 +46,7 @@ def _reduce_tensor(self, protocol=2):
         modes = [m for _, level_modes in levels for m in level_modes]
         native = native.convert("coo(" + ",".join(map(str, modes)) + ")" + ("/pattern" if pattern else ""))
         format = native.format
-    values = None if pattern else native.values()
+    values = None if pattern else native.values(writable=False)
     return (_rebuild_tensor, (tuple(native.shape), native.dtype, native.fill, format,
                               native.levels(), values, target))
 

@@ -54,7 +54,7 @@ def _sliced_sparse(tensor, key):
     coo = native.convert("coo(" + ",".join(map(str, range(ndim))) + ")")
     level = coo.levels()[0]
     coords = [np.asarray(level[f"crd{m}"], dtype=np.int64) for m in range(ndim)]
-    values = coo.values()
+    values = coo.values(writable=False)
     keep = np.ones(len(values), dtype=bool)
     new_coords, shape, dim = [], [], 0
     for item in key:

@@ -167,26 +167,25 @@ private:
     };
 
     // Whether `c` was compiled for these inputs: same signatures and shapes, and finite values
-    // where the kernel relies on them (scanned only then).
+    // where the kernel relies on them (scanned only then, and once for a tensor whose memory
+    // siskin alone writes).
     bool fits(const Compiled& c, const std::map<std::string, const Tensor*>& inputs) const {
         for (size_t k = 0; k < inputs_.size(); ++k) {
             const Tensor& t = *inputs.at(inputs_[k]);
             if (t.shape() != c.shapes[k]) return false;
             if (!c.signatures[k].matches(TensorSignature::of(t))) return false;
         }
-        for (size_t k = 0; k < inputs_.size(); ++k)
-            if (c.signatures[k].finite && !TensorSignature::of(*inputs.at(inputs_[k]), true).finite) return false;
-        return true;
+        return c.program.inputs_finite(inputs);
     }
 
     // The signature the kernel was compiled for; an input that the kernel reads through a
-    // transposed copy has none of its own: then its finiteness, as it is now, is required of
-    // later inputs too (a rescan per call, only for such inputs).
+    // transposed copy has none of its own: then the tensor's own (finiteness is
+    // CompiledProgram::finite_inputs' business).
     static TensorSignature signature_of(const siskin::Kernel& kernel, const std::string& name, const Tensor& t) {
         try {
             return kernel.signature(name);
         } catch (const Error&) {
-            return TensorSignature::of(t, true);
+            return TensorSignature::of(t);
         }
     }
 

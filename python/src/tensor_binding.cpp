@@ -195,11 +195,15 @@ void bind_tensor(py::module_& m) {
                  return out;
              })
         .def("values",
-             [](const py::object& self) {
+             [](const py::object& self, bool writable) {
                  const Tensor& t = self.cast<const Tensor&>();
                  // Memory borrowed from a read-only array must not become writable here.
-                 return view(t.values(), self, !t.values().borrowed());
-             })
+                 writable = writable && !t.values().borrowed();
+                 // NumPy may now write the values behind siskin's back: no finiteness is kept.
+                 if (writable) t.values().share_writes();
+                 return view(t.values(), self, writable);
+             },
+             py::arg("writable") = true)
         .def("convert",
              [](const Tensor& t, const std::string& format) {
                  // A compiled copy pays a C compile the first time: worth it for large tensors;

@@ -3,6 +3,7 @@
 
 #include "array/array_program.hpp"
 #include "array/bulk_stack.hpp"
+#include "array/compute_cache.hpp"
 #include "array/node.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
@@ -190,27 +191,48 @@ ArrayProgram Array::lower(std::optional<Format> format) const {
 std::string Array::program_text() const { return ir::print(program()); }
 
 Tensor Array::compute(const ComputeOptions& options) const {
-    const ArrayProgram p = lower(options.format);
-    const std::map<std::string, const Tensor*> inputs = p.input_pointers();
-    const Format format = *p.outputs.at(p.result).format;
-    auto run = [&](const Format& f) {
-        auto outputs = p.outputs;
-        outputs[p.result].format = f;
-        auto results = options.interpret
-                           ? evaluate_reference(p.program, inputs, outputs)
-                           : evaluate_compiled(p.program, inputs, outputs, options.compile);
-        return std::move(results.at(p.result));
-    };
+    const Format format = options.format ? *options.format : natural_format(*this);
     if (!options.interpret)
         if (auto stacked = bulk_vstack(*this, format)) return std::move(*stacked);
-    try {
-        return run(format);
-    } catch (const Error& e) {
-        // A result format the kernel cannot write directly: compute dense, then convert.
-        if (e.kind() != Error::Kind::Unsupported || all_dense(format)) throw;
-        Tensor dense = run(Format::dense(ndim()));
-        return convert(dense, format, options.compile);
+    if (options.interpret) {
+        const ArrayProgram p = lower(format);
+        auto results = evaluate_reference(p.program, p.input_pointers(), p.outputs);
+        return std::move(results.at(p.result));
     }
+    // An expression of a kind computed before runs the kernel compiled then.
+    const std::optional<ExpressionKey> key = expression_key(*this, format, options);
+    std::shared_ptr<const CachedCompute> compiled = key ? find_compiled(*key) : nullptr;
+    if (!compiled) {
+        const ArrayProgram p = lower(format);
+        auto made = std::make_shared<CachedCompute>();
+        made->result = p.result;
+        for (const auto& [name, t] : p.inputs) {
+            size_t k = 0;
+            if (key) {
+                while (k < key->tensors.size() && key->tensors[k] != t.get()) ++k;
+                SISKIN_ASSERT(k < key->tensors.size(), "an input of the program is not in its key");
+            }
+            made->inputs.emplace_back(name, k);
+        }
+        try {
+            made->compiled = compile_for(p.program, p.input_pointers(), p.outputs, options.compile);
+        } catch (const Error& e) {
+            // A result format the kernel cannot write directly: compute dense, then convert.
+            if (e.kind() != Error::Kind::Unsupported || all_dense(format)) throw;
+            auto outputs = p.outputs;
+            outputs[p.result].format = Format::dense(ndim());
+            made->compiled = compile_for(p.program, p.input_pointers(), outputs, options.compile);
+            made->convert_to_format = true;
+        }
+        if (!key) {
+            Tensor result = std::move(made->compiled.run(p.input_pointers()).at(p.result));
+            return made->convert_to_format ? convert(result, format, options.compile) : result;
+        }
+        compiled = made;
+        keep_compiled(*key, std::move(made));
+    }
+    Tensor result = std::move(compiled->compiled.run(bind_inputs(*compiled, *key)).at(compiled->result));
+    return compiled->convert_to_format ? convert(result, format, options.compile) : result;
 }
 
 } // namespace siskin

@@ -37,9 +37,10 @@ CompiledProgram compile_for(const ir::Program& program,
     ResolvedProgram resolved = resolve_program(program, ProgramInputs::of(inputs), specs);
     // Kernels are specialised to finite inputs; only inputs whose finiteness can matter are
     // scanned for it.
+    std::set<std::string> finite_inputs;
     for (const auto& name : compiler::finiteness_matters(program, inputs))
         if (auto it = resolved.inputs.find(name); it != resolved.inputs.end())
-            it->second.finite = finite_values(*inputs.at(name));
+            if ((it->second.finite = finite_values(*inputs.at(name)))) finite_inputs.insert(name);
 
     std::map<std::string, std::vector<int64_t>> shapes;
     std::map<std::string, Tensor> starts;
@@ -64,7 +65,8 @@ CompiledProgram compile_for(const ir::Program& program,
     }
     const std::map<std::string, TensorSignature> signatures = resolved.signatures();
     CompiledProgram compiled{compile(program, signatures, options), std::move(shapes),
-                             std::move(starts), std::move(convert_after), {}, {}};
+                             std::move(starts), std::move(convert_after), {}, {},
+                             std::move(finite_inputs)};
     std::map<std::string, TensorSignature> wide = signatures;
     bool narrowed = false;
     for (const auto& [name, format] : unsized) {
@@ -109,6 +111,16 @@ std::map<std::string, Tensor> CompiledProgram::run(
     for (const auto& [name, format] : convert_after)
         outputs.at(name) = detail::convert_on_threads(outputs.at(name), format, kernel->impl().plan.threads);
     return outputs;
+}
+
+bool CompiledProgram::inputs_finite(const std::map<std::string, const Tensor*>& inputs) const {
+    for (const auto& name : finite_inputs) {
+        auto it = inputs.find(name);
+        if (it == inputs.end() || !it->second)
+            throw Error(fmt::format("input {} of the kernel is missing", name));
+        if (!finite_values(*it->second)) return false;
+    }
+    return true;
 }
 
 std::map<std::string, Tensor> evaluate_compiled(const ir::Program& program,

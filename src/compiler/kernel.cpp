@@ -46,21 +46,31 @@ std::optional<int64_t> dense_top_positions(const std::vector<int64_t>& shape, co
 
 using detail::shape_text;
 
+// Visits t's buffers in ABI order; T is Tensor or const Tensor.
+template <class T, class Visit> void for_each_abi_buffer(T& t, Visit&& visit) {
+    for (int k = 0; k < t.num_levels(); ++k) {
+        auto& level = t.level(k);
+        for (const auto& spec : levels::level_format(level.spec.kind).buffers(level.spec))
+            visit(level.buffer(spec.name));
+    }
+    if (t.format().leaf() == Leaf::Element) visit(t.values());
+}
+
 // Appends t's buffers in ABI order; an output's (reset) are emptied and also listed in `owned`.
 // owned: the buffers added, each with its slot (its index in out).
 void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset,
                  std::vector<std::pair<Buffer*, int>>* owned = nullptr) {
-    auto add = [&](Buffer& b) {
+    for_each_abi_buffer(t, [&](Buffer& b) {
         if (reset) b.raw().size = 0;
         if (owned) owned->emplace_back(&b, static_cast<int>(out.size()));
         out.push_back(&b.raw());
-    };
-    for (int k = 0; k < t.num_levels(); ++k) {
-        LevelStorage& level = t.level(k);
-        auto specs = levels::level_format(level.spec.kind).buffers(level.spec);
-        for (const auto& spec : specs) add(level.buffer(spec.name));
-    }
-    if (t.format().leaf() == Leaf::Element) add(t.values());
+    });
+}
+
+// An input's buffers, which the kernel only reads (the ABI passes them as non-const): taken
+// through the const side, so a buffer keeps what it knows of its values (Buffer::known_finite).
+void add_input_buffers(const Tensor& t, std::vector<RawBuffer*>& out) {
+    for_each_abi_buffer(t, [&](const Buffer& b) { out.push_back(const_cast<RawBuffer*>(&b.raw())); });
 }
 
 // The generated code reads sliced dimensions in place, trusting that every slice lies inside
@@ -261,7 +271,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     std::vector<int64_t> dims;
     for (const auto& name : plan.inputs) {
         const Tensor& t = *all.at(name);
-        add_buffers(const_cast<Tensor&>(t), buffers, false); // read only
+        add_input_buffers(t, buffers);
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
     std::vector<std::pair<Buffer*, int>> written;

@@ -244,9 +244,10 @@ CompiledProgram compile_driven(const ir::Program& program,
                                const std::map<std::string, OutputSpec>& specs,
                                const CompileOptions& options) {
     ResolvedProgram resolved = resolve_program(program, ProgramInputs::of(inputs), specs);
+    std::set<std::string> finite_inputs; // every kernel of the program relies on these
     for (const auto& name : finiteness_matters(program, inputs))
         if (auto it = resolved.inputs.find(name); it != resolved.inputs.end())
-            it->second.finite = finite_values(*inputs.at(name));
+            if ((it->second.finite = finite_values(*inputs.at(name)))) finite_inputs.insert(name);
 
     Builder builder(program, resolved, options);
     auto steps = std::make_shared<const std::vector<Step>>(builder.steps(program.body));
@@ -262,6 +263,7 @@ CompiledProgram compile_driven(const ir::Program& program,
     CompiledProgram compiled;
     compiled.kernel = builder.first_kernel;
     compiled.output_shapes = shapes;
+    compiled.finite_inputs = std::move(finite_inputs);
     compiled.driven = [steps, initial, shapes](const std::map<std::string, const Tensor*>& in) {
         Runner runner{in, shapes, *initial};
         runner.run(*steps);

@@ -21,11 +21,13 @@ template <class T> bool all_finite(const Buffer& b) {
 
 bool finite_values(const Tensor& t) {
     if (t.format().leaf() != Leaf::Element) return true;
-    switch (t.type()) {
-    case ValueType::Float32: return all_finite<float>(t.values());
-    case ValueType::Float64: return all_finite<double>(t.values());
-    default: return true;
-    }
+    if (t.type() != ValueType::Float32 && t.type() != ValueType::Float64) return true;
+    // A tensor used again is scanned once, unless others may write its memory (Buffer).
+    const Buffer& values = t.values();
+    if (auto known = values.known_finite()) return *known;
+    bool finite = t.type() == ValueType::Float32 ? all_finite<float>(values) : all_finite<double>(values);
+    values.remember_finite(finite);
+    return finite;
 }
 
 TensorSignature TensorSignature::of(const Tensor& t, bool check_finite) {

@@ -46,17 +46,35 @@ Buffer::Buffer(const Buffer& o) : type_(o.type_) {
     if (o.raw_.size > 0)
         std::memcpy(raw_.data, o.raw_.data, static_cast<size_t>(o.raw_.size) * type_size(type_));
     raw_.size = raw_.capacity = o.raw_.size;
+    // The copy is memory of its own: what o remembered of its values holds for it.
+    if (auto f = o.known_finite()) remember_finite(*f);
 }
 
 Buffer::Buffer(Buffer&& o) noexcept
-    : type_(o.type_), raw_(std::exchange(o.raw_, RawBuffer{})), owner_(std::move(o.owner_)) {}
+    : type_(o.type_), raw_(std::exchange(o.raw_, RawBuffer{})), owner_(std::move(o.owner_)),
+      finite_(o.finite_.exchange(kUnknown)), shared_writes_(o.shared_writes_.exchange(false)) {}
 
 Buffer& Buffer::operator=(Buffer o) {
     std::swap(type_, o.type_);
     std::swap(raw_, o.raw_);
     std::swap(owner_, o.owner_);
+    finite_.store(o.finite_.exchange(finite_.load()));
+    shared_writes_.store(o.shared_writes_.exchange(shared_writes_.load()));
     return *this;
 }
+
+std::optional<bool> Buffer::known_finite() const {
+    int8_t f = finite_.load(std::memory_order_relaxed);
+    if (f == kUnknown || owner_ || shared_writes_.load(std::memory_order_relaxed)) return std::nullopt;
+    return f == 1;
+}
+
+void Buffer::remember_finite(bool finite) const {
+    if (!owner_ && !shared_writes_.load(std::memory_order_relaxed))
+        finite_.store(finite ? 1 : 0, std::memory_order_relaxed);
+}
+
+void Buffer::share_writes() const { shared_writes_.store(true, std::memory_order_relaxed); }
 
 Buffer::~Buffer() {
     if (!owner_) buffer_memory::free(raw_.data, block_bytes(raw_.capacity, type_));
@@ -83,6 +101,7 @@ void Buffer::own() {
 }
 
 void Buffer::resize(int64_t n) {
+    forget_finite();
     SISKIN_ASSERT(n >= 0, "negative buffer size");
     own();
     int64_t dirty = std::min(n, raw_.capacity); // elements past the capacity come zeroed
@@ -99,6 +118,7 @@ void Buffer::resize(int64_t n) {
 }
 
 void Buffer::push_back(const Scalar& v) {
+    forget_finite();
     own();
     if (raw_.size == raw_.capacity) {
         int64_t grown = raw_.capacity < 8 ? 8 : raw_.capacity * 2; // amortised doubling
@@ -115,6 +135,7 @@ Scalar Buffer::get(int64_t i) const {
 }
 
 void Buffer::set(int64_t i, const Scalar& v) {
+    forget_finite();
     SISKIN_ASSERT(i >= 0 && i < raw_.size, fmt::format("buffer index {} of {}", i, raw_.size));
     own();
     v.cast(type_).store(static_cast<char*>(raw_.data) + i * type_size(type_));
@@ -129,6 +150,7 @@ template <class Word> void fill_words(void* data, int64_t n, const void* value) 
 } // namespace
 
 void Buffer::fill(const Scalar& v) {
+    forget_finite();
     if (raw_.size == 0) return;
     own();
     alignas(8) unsigned char bytes[8] = {};
