@@ -80,7 +80,8 @@ SISKIN_OPS_WRAPPING(u64, uint64_t, uint64_t)
     static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
     static inline T siskin_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
     static inline T siskin_fmax_##S(T a, T b) { return a < b ? b : a; }                        \
-    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
+    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }                              \
+    static inline T siskin_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }
 
 SISKIN_OPS_SIGNED(i8, int8_t, uint32_t, 8u)
 SISKIN_OPS_SIGNED(i16, int16_t, uint32_t, 16u)
@@ -106,7 +107,8 @@ SISKIN_OPS_SIGNED(i64, int64_t, uint64_t, 64u)
     static inline T siskin_max_##S(T a, T b) { return a < b ? b : a; }                         \
     static inline T siskin_fmin_##S(T a, T b) { return a < b ? a : b; }                        \
     static inline T siskin_fmax_##S(T a, T b) { return a < b ? b : a; }                        \
-    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }
+    static inline T siskin_bitwise_not_##S(T a) { return (T)~a; }                              \
+    static inline T siskin_sign_##S(T a) { return (T)(a > 0); }
 
 SISKIN_OPS_UNSIGNED(u8, uint8_t, uint32_t, 8u)
 SISKIN_OPS_UNSIGNED(u16, uint16_t, uint32_t, 16u)
@@ -213,6 +215,17 @@ static inline bool siskin_bitwise_not_b(bool a) { return !a; }
     static inline F siskin_trunc_##S(F a) { return trunc##M(a); }                              \
     static inline F siskin_round_##S(F a) { return rint##M(a); }                               \
     static inline F siskin_atan2_##S(F y, F x) { return atan2##M(y, x); }                      \
+    /* NaN stays NaN; -0.0 gives 0.0, as NumPy's sign. */                                      \
+    static inline F siskin_sign_##S(F a) { return a != a ? a : (F)((a > 0) - (a < 0)); }        \
+    /* log(exp(a) + exp(b)) without overflow, as NumPy's: equal arguments (infinities of one   \
+     * sign among them) give a + log 2, NaN propagates. */                                     \
+    static inline F siskin_logaddexp_##S(F a, F b) {                                           \
+        if (a == b) return a + (F)0.693147180559945309417232121458176568;                      \
+        F d = a - b;                                                                           \
+        if (d > 0) return a + log1p##M(exp##M(-d));                                            \
+        if (d <= 0) return b + log1p##M(exp##M(d));                                            \
+        return d;                                                                              \
+    }                                                                                          \
     /* Exponents beyond +-4000 give the same result as +-4000 (0 or inf) for every F. */       \
     static inline F siskin_ldexp_##S(F a, int64_t n) {                                         \
         return ldexp##M(a, (int)(n > 4000 ? 4000 : n < -4000 ? -4000 : n));                    \

@@ -151,3 +151,35 @@ TEST(AlgebraMath, TrigonometricAndRounding) {
     EXPECT_TRUE(Is(ev("atan2", {f64(0), f64(-1)}), f64(3.141592653589793)));
     EXPECT_TRUE(Is(ev("atan2", {f64(-0.0), f64(1)}), f64(-0.0)));
 }
+
+// sign (-1, 0 or 1 in the argument's type; NaN stays NaN, -0.0 gives 0.0; bool refused, as
+// NumPy has no sign of bool) and logaddexp (log(exp(a) + exp(b)) without overflow; -inf its
+// identity), with NumPy 1.24's values.
+TEST(AlgebraMath, SignAndLogaddexp) {
+    EXPECT_EQ(rt("sign", {ValueType::Int8}), ValueType::Int8);
+    EXPECT_EQ(rt("sign", {ValueType::UInt32}), ValueType::UInt32);
+    EXPECT_EQ(rt("sign", {ValueType::Float32}), ValueType::Float32);
+    EXPECT_TRUE(ThrowsWith([] { rt("sign", {ValueType::Bool}); }, "does not take"));
+    EXPECT_TRUE(Is(ev("sign", {i8(-7)}), i8(-1)));
+    EXPECT_TRUE(Is(ev("sign", {i64(kI64Min)}), i64(-1)));
+    EXPECT_TRUE(Is(ev("sign", {i32(0)}), i32(0)));
+    EXPECT_TRUE(Is(ev("sign", {u8(200)}), u8(1)));
+    EXPECT_TRUE(Is(ev("sign", {f64(-0.0)}), f64(0.0)));
+    EXPECT_TRUE(Is(ev("sign", {f64(-kInf)}), f64(-1)));
+    EXPECT_TRUE(Is(ev("sign", {f32(2.5f)}), f32(1)));
+    EXPECT_TRUE(ev("sign", {f64(kNaN)}).is_nan());
+
+    EXPECT_EQ(rt("logaddexp", {ValueType::Int8, ValueType::Int8}), ValueType::Float64);
+    EXPECT_EQ(rt("logaddexp", {ValueType::Float32, ValueType::Float32}), ValueType::Float32);
+    EXPECT_NEAR(ev("logaddexp", {f64(1), f64(2)}).as_double(), 2.3132616875182226, 1e-15);
+    EXPECT_TRUE(Is(ev("logaddexp", {f64(1000), f64(1000)}), f64(1000.6931471805599)));
+    EXPECT_TRUE(Is(ev("logaddexp", {f64(-kInf), f64(-kInf)}), f64(-kInf)));
+    EXPECT_TRUE(Is(ev("logaddexp", {f64(kInf), f64(kInf)}), f64(kInf)));
+    EXPECT_TRUE(Is(ev("logaddexp", {f64(3), f64(-kInf)}), f64(3)));
+    EXPECT_TRUE(Is(ev("logaddexp", {f64(kInf), f64(-kInf)}), f64(kInf)));
+    EXPECT_TRUE(ev("logaddexp", {f64(kNaN), f64(1)}).is_nan());
+    EXPECT_TRUE(ev("logaddexp", {f64(1), f64(kNaN)}).is_nan());
+    const Operator& op = find_operator("logaddexp");
+    EXPECT_TRUE(op.commutative);
+    EXPECT_TRUE(Is(*op.identity(ValueType::Float64, 1), f64(-kInf)));
+}

@@ -18,7 +18,8 @@ const Builtin kBuiltins[] = {
     {"abs", 1}, {"eq", 2}, {"ne", 2}, {"lt", 2}, {"le", 2}, {"gt", 2}, {"ge", 2}, {"min", 2},
     {"max", 2}, {"and", 2}, {"or", 2}, {"xor", 2}, {"not", 1}, {"ifelse", 3},
     {"bitwise_and", 2}, {"bitwise_or", 2}, {"bitwise_xor", 2}, {"bitwise_not", 1}, {"shl", 2},
-    {"shr", 2}, {"exp", 1}, {"log", 1}, {"sqrt", 1}, {"pow", 2}, {"ldexp", 2},
+    {"shr", 2}, {"exp", 1}, {"log", 1}, {"sqrt", 1}, {"pow", 2}, {"ldexp", 2}, {"sign", 1},
+    {"logaddexp", 2},
 };
 
 // A minimal well-formed user operator: the integer part of its first argument.

@@ -64,7 +64,7 @@ _UFUNCS = {
     "maximum", "minimum", "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "absolute", "negative", "exp", "log", "sqrt", "sin", "cos", "tan", "arcsin",
     "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
-    "expm1", "log1p", "log2", "log10", "floor", "ceil", "trunc", "rint",
+    "expm1", "log1p", "log2", "log10", "floor", "ceil", "trunc", "rint", "sign", "logaddexp",
 }
 _BOOL_RESULT = {"logical_and", "logical_or", "logical_xor", "logical_not", "equal", "not_equal",
                 "less", "less_equal", "greater", "greater_equal"}

@@ -101,14 +101,24 @@ Operator mod_op() {
     return op;
 }
 
-Operator neg_op() {
+// A unary operator of numbers in the argument's type; bool is refused with `bool_hint`.
+template <class K> Operator number_unary(std::string name, const char* bool_hint, K k) {
+    std::string c_template = "siskin_" + name + "_$t($0)";
     return make_operator(
-        "neg", 1,
-        [](auto types) {
-            if (types[0] == ValueType::Bool) refuse("neg", types, "numbers (for bool, use not)");
+        name, 1,
+        [name, bool_hint](auto types) {
+            if (types[0] == ValueType::Bool) refuse(name, types, bool_hint);
             return uniform(types[0]);
         },
-        unary_body<kInts | kFloat>([](auto a) { return kernels::neg(a); }), "siskin_neg_$t($0)");
+        unary_body<kInts | kFloat>(k), std::move(c_template));
+}
+
+Operator neg_op() {
+    return number_unary("neg", "numbers (for bool, use not)", [](auto a) { return kernels::neg(a); });
+}
+
+Operator sign_op() {
+    return number_unary("sign", "numbers (NumPy has no sign of bool)", [](auto a) { return kernels::sign(a); });
 }
 
 Operator abs_op() {
@@ -128,6 +138,7 @@ void add_arithmetic_operators(std::vector<Operator>& out) {
     out.push_back(mod_op());
     out.push_back(neg_op());
     out.push_back(abs_op());
+    out.push_back(sign_op());
 }
 
 } // namespace siskin::algebra

@@ -44,6 +44,20 @@ Operator atan2_op() {
         binary_body<kFloat>([](auto y, auto x) { return std::atan2(y, x); }), "siskin_atan2_$t($0, $1)");
 }
 
+// log(exp(a) + exp(b)): commutative, and -inf is its identity (exp(-inf) adds nothing), so a
+// -inf-filled operand drops out where it is at its fill.
+Operator logaddexp_op() {
+    Operator op = make_operator(
+        "logaddexp", 2, [](std::span<const ValueType> types) { return uniform(float_of(promote_all(types))); },
+        binary_body<kFloat>([](auto a, auto b) { return kernels::logaddexp(a, b); }),
+        "siskin_logaddexp_$t($0, $1)");
+    op.commutative = true;
+    op.identity = [](ValueType t, int) -> Identity {
+        return is_float(t) ? Identity(Scalar::of(-INFINITY).cast(t)) : std::nullopt;
+    };
+    return op;
+}
+
 Operator pow_op() {
     auto typing = [](std::span<const ValueType> types) {
         ValueType p = promote_all(types);
@@ -123,6 +137,7 @@ void add_math_operators(std::vector<Operator>& out) {
     out.push_back(transcendental("trunc", [](auto a) { return std::trunc(a); }));
     out.push_back(transcendental("round", [](auto a) { return std::rint(a); }));
     out.push_back(atan2_op());
+    out.push_back(logaddexp_op());
     out.push_back(pow_op());
     out.push_back(ldexp_op());
     out.push_back(classification("isnan", [](auto a) { return std::isnan(a); }));

@@ -42,6 +42,21 @@ template <class T> T abs(T a) {
     else return std::fabs(a);
 }
 
+// -1, 0 or 1 (NaN stays NaN; -0.0 gives 0.0), as NumPy's sign.
+template <class T> T sign(T a) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a)) return a;
+    return static_cast<T>((a > T(0)) - (a < T(0)));
+}
+// log(exp(a) + exp(b)) without overflow, as NumPy's logaddexp.
+template <class T> T logaddexp(T a, T b) {
+    if (a == b) return a + static_cast<T>(0.693147180559945309417232121458176568L); // log 2
+    T d = a - b;
+    if (d > 0) return a + std::log1p(std::exp(-d));
+    if (d <= 0) return b + std::log1p(std::exp(d));
+    return d; // NaN
+}
+
 // NumPy's divmod for floats: fmod, then move the remainder to the divisor's sign and snap the
 // quotient to the nearest integer.
 template <class T> T floordiv(T a, T b) {
