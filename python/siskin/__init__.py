@@ -41,6 +41,10 @@ globals().update(_array_api.DTYPES)
 globals().update(_array_api.ELEMENTWISE)
 globals().update(_array_api.REDUCTIONS)
 _array_api.install()
+from ._array_api_views import conj, imag, real, roll, tril, triu
+from ._array_api_eager import argsort, nonzero, sort, take, unique_counts, unique_values
+from . import _array_api_eager, _array_api_views
+_array_api_views.install()  # __setitem__ raises: siskin arrays are immutable
 
 SiskinError.kind = "user"  # class defaults: errors raised from Python have no location
 SiskinError.file = None
@@ -52,4 +56,5 @@ __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compi
            "where", "ufunc", "permute_dims", "expand_dims", "squeeze", "broadcast_to", "concat",
            "stack", "reshape", "flip", "tile", "pad"] + [
            n for n in _array_api.__all__ if n not in ("DTYPES", "ELEMENTWISE", "REDUCTIONS")] + [
-           *_array_api.DTYPES, *_array_api.ELEMENTWISE, *_array_api.REDUCTIONS]
+           *_array_api.DTYPES, *_array_api.ELEMENTWISE, *_array_api.REDUCTIONS,
+           *_array_api_views.__all__, *_array_api_eager.__all__]
