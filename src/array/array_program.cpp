@@ -138,10 +138,15 @@ private:
         switch (n.kind) {
         case Kind::Tensor: {
             // A level that cannot be located (coo, runlist, ...) is read in storage order
-            // only; read at constant or computed coordinates, it is copied densely first.
-            bool located = false;
-            for (const Sub& s : subs) located = located || s.general || !s.index;
-            if (located && !locatable(a)) return read(materialize_copy(a), n.shape, subs);
+            // only; read at constant or computed coordinates, it is copied densely first. So
+            // is a coo tensor read backwards (its level neither walks back nor locates).
+            bool located = false, backwards = false;
+            for (const Sub& s : subs) {
+                located = located || s.general || !s.index;
+                backwards = backwards || (s.index && !s.general && s.stride < 0);
+            }
+            if ((located && !locatable(a)) || (backwards && !reversible(a)))
+                return read(materialize_copy(a), n.shape, subs);
             return read(tensor_name(n), n.shape, subs);
         }
         case Kind::Scalar:
@@ -190,6 +195,14 @@ private:
                 if (!locatable(c)) return false;
         }
         return true; // constants; reductions and reshapes read dense temporaries
+    }
+
+    /// Whether every level of the tensor `a` can be read backwards (wrappers/reverse.hpp):
+    /// all but coo, which neither walks back nor locates.
+    static bool reversible(const Array& a) {
+        for (const LevelSpec& l : a.node().tensor->format().levels())
+            if (l.kind == "coo") return false;
+        return true;
     }
 
     /// `a` copied into a dense temporary by a statement of its own.

@@ -18,6 +18,7 @@
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
 #include "wrappers/padding.hpp"
+#include "wrappers/reverse.hpp"
 #include "wrappers/slice.hpp"
 #include "compiler/vocabulary.hpp"
 
@@ -308,15 +309,18 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                          : affine_read(ctx, subscripts.front(), loop.index, body);
             if (!affine) return;
             if (!affine->width) {
-                if (affine->coef < 0)
-                    throw Error(fmt::format("{} is read backwards in loop {} (the subscript's "
+                if (affine->coef < 0 && (pad || f->write))
+                    throw Error(fmt::format("{} is {} backwards in loop {} (the subscript's "
                                             "coefficient of {} is {}), which compiled code does "
-                                            "not support yet",
-                                            f->tensor->name, loop.index, loop.index, affine->coef),
+                                            "not support {}",
+                                            f->tensor->name, f->write ? "written" : "read",
+                                            loop.index, loop.index, affine->coef,
+                                            f->write ? "for outputs" : "through padding"),
                                 Error::Kind::Unsupported);
                 subscripts.front() = Index::wrapped(
                     loop.index, pad ? wrappers::padded_window(affine->first, affine->coef, pad)
-                                    : wrappers::slice_window(affine->first, affine->coef));
+                                : affine->coef < 0 ? wrappers::reversed_window(affine->first, -affine->coef)
+                                                   : wrappers::slice_window(affine->first, affine->coef));
                 idx = subscripts.front()->as<Index>();
             } else if (f->write || affine->coef < 0 || pad || f->tensor->properties(f->level).implicit) {
                 return; // plain index arithmetic once the inner loops bind their indices
@@ -360,10 +364,13 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                     "(it offers: {})",
                                     f->tensor->name, protocol, spec.kind, fmt::join(known, ", ")),
                         Error::Kind::Unsupported);
-        LoopletPtr looplet = level.unfurl(ctx, *f, protocol);
         std::string what = fmt::format("{} ({} level, mode {})", f->tensor->name, spec.kind,
                                        spec.modes.at(static_cast<size_t>(f->sub)));
         cast::Expr dim = f->tensor->level_dim(f->level, f->sub);
+        // A backward read walks the fibre from its end (wrappers/reverse.hpp).
+        LoopletPtr looplet = idx && idx->wrapper && idx->wrapper->reads_backwards()
+                                 ? wrappers::reversed_fibre(ctx, level, *f, dim, what)
+                                 : level.unfurl(ctx, *f, protocol);
         // A wrapped read sees its level's fibre through the wrapper (index_wrapper.hpp).
         if (affine && affine->width)
             looplet = reduced_read(ctx, *affine, looplet, dim, Extent{lo, hi}, e,

@@ -4,6 +4,8 @@
 //                    Phase(Run(fill))]
 //   gallop  the same with a Jumper whose chunk is that Spike when the step ends at its stop,
 //           else the walk Stepper (the leader jumped over several of its entries)
+//   reversed the walk from the last entry down, in the coordinates dim-1-c (flip, negative
+//           slice steps): the same Sequence, its stepper's state decreasing
 #include "levels/sorted_walk.hpp"
 
 #include "lowering/tensor_binding.hpp"
@@ -142,6 +144,46 @@ LExpr child_or_fill(LowerCtx& ctx, const Fiber& f, std::vector<cast::Stmt> pre, 
         std::vector<Select::Case>{{found, child_fiber(ctx, f, {position}, f.dirty)}, {std::nullopt, fill_leaf(f)}},
         f.type);
     return Hoist::make(std::move(pre), sel, {});
+}
+
+LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd,
+                                 const cast::Expr& pos_lo, const cast::Expr& pos_hi,
+                                 std::optional<cast::Expr> base) {
+    const TensorBinding& t = *f.tensor;
+    auto fiber = std::make_shared<const Fiber>(f);
+    cast::Expr dim = t.level_dim(f.level);
+    // w.p walks down from the last entry; w.end is the fibre's first position (the walk is
+    // valid while w.p >= w.end); w.last is one past the reversed coordinate of the first entry.
+    SortedWalk w{crd, cast::var(ctx.fresh("q")), cast::var(ctx.fresh("q_lo")),
+                 cast::var(ctx.fresh("q_last")), dim, t.index_type(f.level), std::move(base)};
+    auto i64 = cast::Type::of(ValueType::Int64);
+    std::vector<cast::Stmt> pre{
+        cast::Decl::make(i64, w.p.as<cast::Var>().name, c_add(pos_hi, -1)),
+        cast::Decl::make(i64, w.end.as<cast::Var>().name, pos_lo),
+        cast::Decl::make(i64, w.last.as<cast::Var>().name,
+                         cast::Ternary::make(lt(w.p, w.end), c_int(0),
+                                             c_sub(dim, idx(w.crd, w.end)))),
+    };
+    auto stepper = std::make_shared<Stepper>(c_sub(dim, idx(w.crd, w.p)));
+    stepper->seek = [w](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
+        if (c_constant(start) == 0) return {};
+        // The last entry whose coordinate is below dim - start, i.e. whose reversed
+        // coordinate is >= start.
+        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(w.index_type));
+        cast::Expr target = cast::Cast::make(cast::Type::of(w.index_type), c_sub(w.dim, start));
+        return {cast::assign(w.p, c_add(cast::call(fn, {w.crd, w.end, c_add(w.p, 1), target}), -1))};
+    };
+    stepper->chunk = [w, fiber](LowerCtx& c, const cast::Expr&) { return own_spike(c, w, *fiber); };
+    stepper->next = {cast::assign(w.p, c_add(w.p, -1))};
+    stepper->stop_bounds = {w.last, w.dim};
+    LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+    LoopletPtr walk = stepper;
+    LoopletPtr seq = make_looplet<Sequence>(std::vector<Phase>{
+        {w.last, [walk](LowerCtx&, const Extent&) { return walk; },
+         Phase::Test{c_int(0), cast::bin(cast::BinaryOp::Ge, w.p, w.end)}},
+        {std::nullopt, [fill](LowerCtx&, const Extent&) { return fill; }}});
+    return make_looplet<Thunk>(std::move(pre), seq, std::vector<cast::Stmt>{},
+                               std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});
 }
 
 } // namespace siskin::levels

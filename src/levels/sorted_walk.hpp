@@ -25,6 +25,13 @@ std::vector<cast::Stmt> sorted_seek(const SortedWalk& w, const cast::Expr& start
 /// over fibre f; `pos_lo`/`pos_hi` are the bounds of the fibre's entries.
 LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, const cast::Expr& pos_lo,
                         const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base);
+/// The same fibre walked from its end, over reversed coordinates: index r holds the entry at
+/// coordinate dim-1-r. Thunk(q = pos_hi-1, q_lo, q_last) Sequence[Phase(q_last, Stepper(stop =
+/// dim - crd[q], chunk = Spike(fill, child(q)), next = q--)), Phase(Run(fill))]; its seek is a
+/// binary search. Work is the stored entries, as forwards.
+LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd,
+                                 const cast::Expr& pos_lo, const cast::Expr& pos_hi,
+                                 std::optional<cast::Expr> base);
 
 /// The chunk of entry q of a fibre of ended entries: what covers the coordinates up to ends[q].
 using EndedChunk = std::function<LoopletPtr(LowerCtx&, const Fiber&, const cast::Expr& q)>;

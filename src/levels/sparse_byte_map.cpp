@@ -61,6 +61,15 @@ public:
                             c_mul(r, t.level_dim(f.level)));
     }
 
+    LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        if (t.workspace) return nullptr; // its list is sorted only when drained
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        const cast::Expr& r = f.pos.front();
+        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "srt").data_var(), cast::at(pos, r),
+                                     cast::at(pos, c_add(r, 1)), c_mul(r, t.level_dim(f.level)));
+    }
+
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }

@@ -42,6 +42,14 @@ public:
                             idx(pos, c_add(r, 1)), protocol == "gallop", std::nullopt);
     }
 
+    LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        const cast::Expr& r = f.pos.front();
+        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "crd").data_var(), idx(pos, r),
+                                     idx(pos, c_add(r, 1)), std::nullopt);
+    }
+
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
         return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
     }

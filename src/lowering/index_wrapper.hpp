@@ -32,6 +32,9 @@ public:
     /// Error (Unsupported) thrown when the wrapper cannot see through one of inner's looplets.
     virtual LoopletPtr unfurl(LowerCtx& ctx, const LoopletPtr& inner, const cast::Expr& dim,
                               const Extent& ext, const std::string& what) const = 0;
+    /// Whether the wrapper reads the fibre from its end: then `inner` is the fibre over
+    /// reversed coordinates (index r holds coordinate dim-1-r; wrappers/reverse.hpp).
+    virtual bool reads_backwards() const { return false; }
 };
 
 } // namespace siskin::lowering

@@ -33,6 +33,10 @@ public:
     /// The looplet nest of `f` along the loop of f.subscripts[0] over [0, dim), for a protocol
     /// from protocols(). Called at the loop; may only build looplets (set-up goes in a Thunk).
     virtual LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const = 0;
+    /// The looplet nest of `f` walked from its end: over [0, dim), index r reads coordinate
+    /// dim-1-r (flip, negative slice steps). nullptr when the level has no backward walk; a
+    /// backward read then locates each coordinate (wrappers/reverse.hpp).
+    virtual LoopletPtr unfurl_reversed(LowerCtx&, const Fiber&) const { return nullptr; }
     /// The leaf at the closed subscripts of f (all of this level's); nullptr when they are not
     /// closed yet. Throws Error(Unsupported) when the level cannot be read that way.
     virtual LExpr locate(LowerCtx& ctx, const Fiber& f) const = 0;
