@@ -96,6 +96,39 @@ TEST(ArrayShapes, CollapseAndSplitRoundTrip) {
     expect_csr((reshape(a, {2, 3}) * B2).compute(as("csr", 2)), {0, 2, 2}, {1, 2}, {10, 40});
 }
 
+TEST(ArrayShapes, SplitColumnWiseIntoCsc) {
+    // 4. split column-wise: C(i,j) = b[2j + i] with |j| = 3, |i| = 2 (NumPy: b.reshape(3, 2).T),
+    // so C(1,0)=5, C(1,1)=7, C(1,2)=8; as CSC: pos [0,1,2,3], crd [1,1,1]
+    Array b(vector_from(6, {{1, 5}, {3, 7}, {5, 8}}), "b");
+    Array C = reshape(b, {3, 2}).T();
+    Tensor csc = C.compute(as("csc", 2));
+    expect_csr(csc, {0, 1, 2, 3}, {1, 1, 1}, {5, 7, 8});
+    expect_reference(C, csc);
+    EXPECT_EQ(C.program().outputs().size(), 1u); // no temporary
+}
+
+TEST(ArrayShapes, DenseCollapsePlusSparseVectorHasNoSparseOnlyTail) {
+    // 26. collapse(D) + b with D dense 2x3 and b compressed: the dense operand covers every
+    // coordinate, so the kernel visits each of the 6 coordinates once (a walk of b's entries
+    // with D located beside it, then D alone after b's last entry) and never b alone.
+    std::vector<Scalar> d;
+    for (double x : {1.0, 0.0, 2.0, 0.0, 3.0, 0.0}) d.push_back(Scalar::of(x));
+    Array D(Tensor::from_dense({2, 3}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), d), "D");
+    Array b(vector_from(6, {{1, 10}, {4, 20}}), "b");
+    Array sum = reshape(D, {-1}) + b;
+    Tensor dense = sum.compute(as("dense", 1));
+    EXPECT_EQ(doubles(dense.values()), (std::vector<double>{1, 10, 2, 0, 23, 0}));
+    expect_reference(sum, dense);
+    ArrayProgram p = sum.lower(Format::dense(1));
+    CompileOptions counted = test_options();
+    counted.count_work = true;
+    CompiledProgram k = compile_for(p.program, p.input_pointers(), p.outputs, counted);
+    k.run(p.input_pointers());
+    // 6 for the dense result's initialisation, then one visit per coordinate: b's 2 entries
+    // with D beside them, D's 4 other coordinates (before, between and after them).
+    EXPECT_EQ(k.kernel->last_work(), 6 + 6) << k.kernel->c_source();
+}
+
 TEST(ArrayShapes, CollapseOfACsfAndAColumnMajorCsc) {
     // 6. T 2x2x3 with (0,1,2)=1, (1,0,0)=2, (1,1,1)=3 collapsed over (i,j): 4x3
     CoordinateList l = entries(3, {{{0, 1, 2}, 1.0}, {{1, 0, 0}, 2.0}, {{1, 1, 1}, 3.0}});
@@ -211,10 +244,10 @@ TEST(ArrayShapes, SlicesPadTileStackFlip) {
     Tensor st = stack({P, P}, 1).compute(as("dense", 3));
     EXPECT_EQ(st.shape(), (std::vector<int64_t>{2, 2, 2}));
     EXPECT_EQ(st.at({1, 1, 1}).as_double(), 2.0);
-    // flip reads backwards: the reference evaluator runs it; compiled code refuses (for now)
-    ComputeOptions ref;
-    ref.interpret = true;
-    EXPECT_EQ(flip(P, 0).compute(ref).at({0, 1}).as_double(), 2.0);
+    // flip reads backwards: row 1 of P is row 0 of the result
+    Tensor flipped = flip(P, 0).compute(as("csr", 2));
+    expect_csr(flipped, {0, 1, 2}, {1, 0}, {2, 1});
+    expect_reference(flip(P, 0), flipped);
 }
 
 TEST(ArrayShapes, ShapeErrorsNameOperatorOperandsAndSizes) {
