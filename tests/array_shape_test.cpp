@@ -9,6 +9,7 @@
 #include "compiler_test_util.hpp"
 #include "siskin/array.hpp"
 #include "siskin/error.hpp"
+#include "siskin/ir/text.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -159,6 +160,16 @@ TEST(ArrayShapes, ConcatenationsAreSequentialPhases) {
     expect_csr(vs.compute(as("csr", 2)), {0, 1, 2, 3}, {0, 2, 1}, {1, 2, 3});
     Tensor coo = hstack({B, C}).compute(as("coo", 2));
     expect_reference(hstack({B, C}), coo);
+    // Sparse results of concatenations are appended directly, not computed dense: an hstack
+    // into CSR cuts the column loop inside each row (compiler/ordered_writes.hpp).
+    for (const auto& [e, format] : {std::pair{hstack({B, C}), "csr"}, std::pair{hstack({B, C}), "coo"},
+                                    std::pair{vs, "csr"}, std::pair{vs, "coo"}}) {
+        ArrayProgram p = e.lower(Format::parse(format, 2));
+        CompiledProgram k = compile_for(p.program, p.input_pointers(), p.outputs, test_options());
+        EXPECT_TRUE(k.convert_after.empty()) << format << "\n" << ir::print(p.program);
+    }
+    EXPECT_NE(hstack({B, C}).program_text().find("for i0 {\n    for i1 {"), std::string::npos)
+        << hstack({B, C}).program_text();
     // 10. an empty operand keeps the other's rows and shifts by its rows
     Array empty(from_rows({{0, 0, 0}, {0, 0, 0}}, "csr"), "Z");
     expect_csr(vstack({V, empty}).compute(as("csr", 2)), {0, 1, 2, 2, 2}, {0, 2}, {1, 2});

@@ -1,6 +1,7 @@
 #include "array/array_program.hpp"
 
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -429,18 +430,8 @@ private:
             spec.shape = a.shape();
             out_.outputs[extreme] = spec;
         }
-        std::vector<std::vector<ir::Stmt>> slots(n.kind == Kind::ArgReduce ? 2 : 1);
-        std::vector<size_t> pick(loops.size(), 0);
-        for (int64_t p = 0; p < phases; ++p) {
-            std::map<std::string, Sub> at;
-            std::vector<Loop> phase_loops;
-            for (size_t k = 0; k < loops.size(); ++k) {
-                // Each loop nest has indices of its own: an index has one range in a program.
-                auto [lo, hi] = ranges[k][pick[k]];
-                std::string i = p == 0 ? loops[k].index : fresh_index();
-                at[loops[k].index] = {i, lo, 1, hi - lo, nullptr};
-                phase_loops.push_back({i, hi - lo});
-            }
+        // The assignments of one combination of phases (`at`: each loop's index there).
+        auto assigns_at = [&](std::map<std::string, Sub>& at) {
             std::vector<ir::Expr> lhs_idx;
             for (int d = 0; d < a.ndim(); ++d) lhs_idx.push_back(subscript(at[out_idx[d]], n.shape[d]));
             auto lhs = ir::Access::make(target, lhs_idx);
@@ -459,8 +450,8 @@ private:
                 }
                 ir::Expr e = expr(operands[0].array, subs_of(at, operands[0].idx));
                 auto value = ir::Access::make(extreme, lhs_idx);
-                for (const auto& s : ir::arg_reduction(value, lhs, n.op == "max", e, position, {}))
-                    assigns.push_back(s);
+                for (const auto& st : ir::arg_reduction(value, lhs, n.op == "max", e, position, {}))
+                    assigns.push_back(st);
             } else if (n.kind == Kind::Einsum) {
                 ir::Expr product;
                 for (const Operand& op : operands) {
@@ -471,15 +462,32 @@ private:
             } else {
                 assigns.push_back(ir::Assign::make(lhs, "", expr(a, subs_of(at, out_idx))));
             }
-            for (size_t k = 0; k < assigns.size(); ++k)
-                slots[k].push_back(nest(phase_loops, assigns[k]));
-            // The next combination of phases (the last loop's phase changes fastest).
-            for (size_t k = loops.size(); k-- > 0;) {
-                if (++pick[k] < ranges[k].size()) break;
-                pick[k] = 0;
+            return assigns;
+        };
+        // The phases of loop k are sequential loops inside one iteration of the loops around
+        // it: a concatenation along an inner dimension (hstack) is cut inside each row, so the
+        // row's entries are written in order, and one along the outer dimension (vstack) into
+        // loop nests one after the other. Every loop has an index of its own (an index has one
+        // range in a program); slot k holds the k-th assignment of each combination.
+        std::vector<bool> named(loops.size(), false);
+        std::map<std::string, Sub> at;
+        std::function<std::vector<ir::Stmt>(size_t, size_t)> phases_of = [&](size_t k, size_t slot) {
+            if (k == loops.size()) return std::vector<ir::Stmt>{assigns_at(at)[slot]};
+            std::vector<ir::Stmt> out;
+            for (auto [lo, hi] : ranges[k]) {
+                std::string i = named[k] ? fresh_index() : loops[k].index;
+                named[k] = true;
+                at[loops[k].index] = {i, lo, 1, hi - lo, nullptr};
+                std::vector<ir::Stmt> body = phases_of(k + 1, slot);
+                out.push_back(nest({{i, hi - lo}}, body.size() == 1 ? body[0] : ir::Block::make(body)));
             }
+            return out;
+        };
+        const size_t slots = n.kind == Kind::ArgReduce ? 2 : 1;
+        for (size_t slot = 0; slot < slots; ++slot) {
+            std::fill(named.begin(), named.end(), false);
+            for (const ir::Stmt& st : phases_of(0, slot)) stmts_.push_back(st);
         }
-        for (const auto& slot : slots) stmts_.insert(stmts_.end(), slot.begin(), slot.end());
     }
 };
 

@@ -12,6 +12,7 @@
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
+#include "compiler/ordered_writes.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -25,7 +26,7 @@ std::string where(const ir::Position& p) {
 class Converter {
 public:
     Converter(LowerCtx& ctx, const KernelTensors& kt, const ir::Program& program)
-        : ctx_(ctx), kt_(kt) {
+        : ctx_(ctx), kt_(kt), program_(program) {
         const auto* top = program.body->as<ir::Block>();
         size_t count = top ? top->stmts.size() : 1;
         for (size_t k = 0; k < count; ++k)
@@ -305,8 +306,8 @@ private:
                  bool write) {
         const ir::Slice& sl = *idx.slice;
         // A window of a dense output is located like a sliced read; the levels that append
-        // fibre after fibre would need a different writer.
-        if (write)
+        // fibre after fibre take windows written in coordinate order (ordered_writes.hpp).
+        if (write && !in_window_order(t))
             for (const auto& level : t.format.levels())
                 if (!levels::properties_of(level).implicit)
                     throw Error(fmt::format("{}output {} is written through the slice {}({}); "
@@ -339,7 +340,7 @@ private:
     // list only.
     void check_one_write_site(const TensorBinding& t, const ir::Access& a, const std::string& key) {
         auto [it, first] = write_sites_.emplace(t.name, key);
-        if (first || it->second == key) return;
+        if (first || it->second == key || in_window_order(t)) return;
         for (int l = 0; l < t.num_levels(); ++l) {
             const LevelSpec& level = t.format.levels()[static_cast<size_t>(l)];
             if (!t.properties(l).append_only) continue;
@@ -352,8 +353,18 @@ private:
         }
     }
 
+    // Whether the output's write sites reach its coordinates in order (ordered_writes.hpp).
+    bool in_window_order(const TensorBinding& t) {
+        auto it = window_order_.find(t.name);
+        if (it == window_order_.end())
+            it = window_order_.emplace(t.name, writes_in_window_order(program_, t.name, t.format)).first;
+        return it->second;
+    }
+
     LowerCtx& ctx_;
     const KernelTensors& kt_;
+    const ir::Program& program_;
+    std::map<std::string, bool> window_order_;
     std::map<std::string, int> assigns_;
     std::map<std::string, std::pair<size_t, ir::Position>> last_write_; // top-level statement
     std::map<std::string, std::set<const Operator*>> writers_; // nullptr: `=`

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compiler/finite.hpp"
+#include "compiler/ordered_writes.hpp"
 #include "compiler/kernel_impl.hpp"
 #include "compiler/program_driver.hpp"
 #include "levels/level_format.hpp"
@@ -52,10 +53,12 @@ CompiledProgram compile_for(const ir::Program& program,
         // The kernel updates a dense copy of a start in place, and writes windows of dense
         // outputs only: a start's format it cannot update in place, and a sparse output written
         // through a slice (all fill outside the window), are computed dense and converted, which
-        // drops the fill as the reference does. Any fill works then.
+        // drops the fill as the reference does. Any fill works then. Windows written in
+        // coordinate order (a concatenation's phases) are appended directly.
         if (out.start ? !updates_in_place(out.format)
                       : !levels::all_levels_implicit(out.format) &&
-                            compiler::written_through_slice(program.body, name)) {
+                            compiler::written_through_slice(program.body, name) &&
+                            !compiler::writes_in_window_order(program, name, out.format)) {
             convert_after.emplace(name, s.format);
             s.format = Format::dense(s.ndims).with_index_bits(out.index_bits);
         } else if (!out.start && !(s.format == out.format)) {

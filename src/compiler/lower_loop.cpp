@@ -348,7 +348,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                 Error::Kind::Unsupported);
             }
             LoopletPtr looplet = level.unfurl_write(ctx, *f);
-            if (idx->wrapper) // a window of a dense output (convert refuses the others)
+            if (idx->wrapper) // a window: of a dense output, or written in order (ordered_writes.hpp)
                 looplet = idx->wrapper->unfurl(ctx, looplet, f->tensor->level_dim(f->level, f->sub),
                                                Extent{lo, hi}, f->tensor->name);
             LExpr u = Unfurled::make(loop.index, looplet, f->type, true, f->tensor);
