@@ -239,7 +239,8 @@ def measure(workload, inp, ctx, opts, cache_dir, threads=1):
         row["siskin_compile_ms"] = prog.compile_ms
         row["siskin_c_compiler_ms"] = prog.c_compiler_ms
         row["siskin_cache"] = prog.cache
-        value = siskin_value if workload.family in ("core", "slicing", "shape") else operands.siskin_entries
+        value = (siskin_value if workload.family in ("core", "slicing", "shape") and not workload.entries
+                 else operands.siskin_entries)
         runners["siskin"] = Runner(lambda: (prog.run(), prog), lambda p: value(p.outputs()))
     except native.SiskinError as e:
         msg = str(e)

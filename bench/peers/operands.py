@@ -145,7 +145,7 @@ def entries_of_dense(arr, fill):
 
 
 def siskin_entries(outputs):
-    """The only output of a siskin run (levels dense and sparselist, any depth) as Entries."""
+    """The only output of a siskin run (levels dense, sparselist and coo, any depth) as Entries."""
     (d,) = outputs.values()
     shape = tuple(d["shape"])
     fill = _fill_number(d["fill"])
@@ -164,6 +164,19 @@ def siskin_entries(outputs):
             counts = pos[1:] - pos[:-1]
             child_parent = np.repeat(np.arange(len(parent)), counts)
             crd = lv["crd"].astype(np.int64)
+        elif lv["kind"] == "coo":  # several modes in one level: a coordinate array each
+            pos = lv["pos"].astype(np.int64)
+            child_parent = np.repeat(np.arange(len(parent)), pos[1:] - pos[:-1])
+            level_modes = [int(x) for x in tok.split("(")[1].split(")")[0].split(",")]
+            for m in coord_cols:
+                coord_cols[m] = coord_cols[m][child_parent]
+            for k, m in enumerate(level_modes[:-1]):
+                coord_cols[m] = lv[f"crd{k}"].astype(np.int64)
+            mode, crd = level_modes[-1], lv[f"crd{len(level_modes) - 1}"].astype(np.int64)
+            coord_cols[mode] = crd
+            parent = np.arange(len(crd))
+            nentries = len(crd)
+            continue
         else:
             raise ValueError("no reader for siskin level " + lv["kind"])
         for m in coord_cols:

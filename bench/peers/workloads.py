@@ -145,7 +145,7 @@ def same(ref, got, rtol=1e-9):
 class Workload:
     def __init__(self, name, title, program, inputs, output_format, peers, bytes_model=None, guarded=False,
                  family="core", ndims=(2,), memory=False, new_syntax=False, output_ndims=None,
-                 output_shapes=None):
+                 output_shapes=None, entries=False):
         self.name = name
         self.title = title
         self.program = program          # siskin program text, or function(ctx) -> text
@@ -161,6 +161,7 @@ class Workload:
         self.output_ndims = output_ndims or {}  # outputs that are not matrices
         self.output_shapes = output_shapes      # function(ctx) -> {output: shape}, for outputs written
                                                 # through slices (a concatenation's phases)
+        self.entries = entries          # results compared as Entries (vectors, COO outputs)
 
     def shapes(self, ctx):
         return self.output_shapes(ctx) if self.output_shapes else {}
@@ -449,6 +450,167 @@ SHAPE_WORKLOADS = [
              family="shape"),
 ]
 
-WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS + SHAPE_WORKLOADS
+# ---- the rest of the paper's kernels (Figs. 24-26): collapse, split, concatenations with their
+#      output formats, slices into COO, and the fused kernels; operands again the halves of A ----
+
+def _collapsed(ctx):
+    """A flattened in C order (coordinate i*n + j), plus the same entries shifted by 10 (the
+    paper's second operand of the fused kernels): scipy 1 x mn CSR, pydata 1-D COO and siskin
+    sparselist(0) with 64-bit coordinates (mn passes 2^31 on the larger matrices)."""
+    if not hasattr(ctx, "_collapsed"):
+        import siskin_native as native
+        a = ctx.A.tocsr()
+        a.sort_indices()
+        m, n = a.shape
+        c = a.tocoo()
+        parts = []
+        for shift in (0, 10):
+            k = np.sort((c.row.astype(np.int64) * n + c.col + shift) % (m * n))
+            order = np.argsort((c.row.astype(np.int64) * n + c.col + shift) % (m * n), kind="stable")
+            vals = c.data[order]
+            parts.append((sp.csr_matrix((vals, k, np.array([0, len(k)], dtype=np.int64)), shape=(1, m * n)),
+                          sparse.COO(k[None, :], vals, shape=(m * n,), has_duplicates=False, sorted=True),
+                          native.tensor([m * n], "sparselist(0)@64", "float64", 0.0,
+                                        [{"pos": np.array([0, len(k)], dtype=np.int64), "crd": k}], vals)))
+        ctx._collapsed = parts
+    return ctx._collapsed
+
+
+def _coo_halves(ctx, axis):
+    """The halves of A as siskin COO tensors (coo(0,1), 32-bit) and scipy COO matrices."""
+    key = f"_coo_halves{axis}"
+    if not hasattr(ctx, key):
+        import siskin_native as native
+        out = []
+        for p in _halves(ctx, axis)[0]:
+            c = p.tocoo()
+            out.append((c, native.tensor(list(c.shape), "coo(0,1)@32", "float64", 0.0,
+                                         [{"pos": np.array([0, c.nnz], dtype=np.int32),
+                                           "crd0": c.row.astype(np.int32), "crd1": c.col.astype(np.int32)}],
+                                         c.data)))
+        setattr(ctx, key, out)
+    return getattr(ctx, key)
+
+
+def _vector_entries(r):
+    """A 1 x N scipy row (scipy has no 1-D sparse array) as the entries of an N-vector."""
+    c = sp.coo_matrix(r)
+    return ops.Entries((c.shape[1],), 0.0, c.col[None, :], c.data)
+
+
+def _vstack_program(ctx, out):
+    # What siskin eval 'vstack((T, U))' compiles to: a loop nest per operand, its rows a window.
+    m1, m, n = _halves(ctx, 0)[0][0].shape[0], ctx.A.shape[0], ctx.A.shape[1]
+    return (f"for i0 in 0:{m1}, i1 in 0:{n} {{ {out}[i0(0:{m1}), i1] = T[i0, i1] }}\n"
+            f"for i2 in 0:{m - m1}, i3 in 0:{n} {{ {out}[i2({m1}:{m}), i3] = U[i2, i3] }}")
+
+
+def _hstack_program(ctx, out):
+    # What siskin eval 'hstack((L, R))' compiles to: the column loop cut in two inside each row.
+    n1, m, n = _halves(ctx, 1)[0][0].shape[1], ctx.A.shape[0], ctx.A.shape[1]
+    return (f"for i0 in 0:{m} {{ for i1 in 0:{n1} {{ {out}[i0, i1(0:{n1})] = L[i0, i1] }}; "
+            f"for i2 in 0:{n - n1} {{ {out}[i0, i2({n1}:{n})] = R[i0, i2] }} }}")
+
+
+def _slice_rows(ctx):
+    lo, hi, st = _row_slice(ctx)
+    return len(range(lo, hi, st))
+
+
+def _slice_partner(ctx):
+    """The second operand of slice x CSR: the first rows of B, as many as the slice has."""
+    if not hasattr(ctx, "_slice_partner"):
+        b = ctx.B.tocsr()[:_slice_rows(ctx), :].tocsr()
+        b.sort_indices()
+        ctx._slice_partner = (b, sparse.COO.from_scipy_sparse(b), ctx._siskin_csr(b))
+    return ctx._slice_partner
+
+
+def _shape_out(ctx):
+    return {"C": list(ctx.A.shape)}
+
+
+PAPER_SHAPE_WORKLOADS = [
+    Workload("collapse", "collapse 2-D -> 1-D c = A.reshape(-1) into a compressed vector",
+             lambda ctx: "for i in 0:{0}, j in 0:{1} {{ c[i * {1} + j] = A[i, j] }}".format(*ctx.A.shape),
+             {"A": "sA"}, {"c": "sparselist(0)@64"},
+             {"scipy": scipy_runner(lambda c: c.A.reshape((1, c.A.shape[0] * c.A.shape[1])), _vector_entries),
+              "pydata": scipy_runner(lambda c: c.pA.reshape((c.A.shape[0] * c.A.shape[1],)), ops.pydata_entries)},
+             family="shape", output_ndims={"c": 1}, new_syntax=True, entries=True,
+             output_shapes=lambda ctx: {"c": [ctx.A.shape[0] * ctx.A.shape[1]]}),
+    Workload("split_csr", "split 1-D -> 2-D C = b.reshape(m, n) into CSR (b: A flattened)",
+             lambda ctx: "for i in 0:{0}, j in 0:{1} {{ C[i, j] = b[i * {1} + j] }}".format(*ctx.A.shape),
+             {"b": lambda ctx: _collapsed(ctx)[0][2]}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: _collapsed(c)[0][0].reshape(c.A.shape).tocsr(), scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: _collapsed(c)[0][1].reshape(c.A.shape).tocsr(), scipy_sparse_value)},
+             family="shape", output_shapes=_shape_out),
+    Workload("split_coo", "split 1-D -> 2-D C = b.reshape(m, n) into COO (b: A flattened)",
+             lambda ctx: "for i in 0:{0}, j in 0:{1} {{ C[i, j] = b[i * {1} + j] }}".format(*ctx.A.shape),
+             {"b": lambda ctx: _collapsed(ctx)[0][2]}, {"C": "coo"},
+             {"scipy": scipy_runner(lambda c: _collapsed(c)[0][0].reshape(c.A.shape).tocoo(), ops.scipy_entries),
+              "pydata": scipy_runner(lambda c: _collapsed(c)[0][1].reshape(c.A.shape), ops.pydata_entries)},
+             family="shape", entries=True, output_shapes=_shape_out),
+    Workload("vstack_csr", "vstack C = vstack(T, U) into CSR (T, U: the row halves of A, CSR)",
+             lambda ctx: _vstack_program(ctx, "C"),
+             {"T": lambda ctx: _halves(ctx, 0)[2][0], "U": lambda ctx: _halves(ctx, 0)[2][1]}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: sp.vstack(_halves(c, 0)[0], format="csr"), scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0).tocsr(),
+                                     scipy_sparse_value)},
+             family="shape", output_shapes=_shape_out),
+    Workload("hstack_csr", "hstack C = hstack(L, R) into CSR (L, R: the column halves of A, CSR)",
+             lambda ctx: _hstack_program(ctx, "C"),
+             {"L": lambda ctx: _halves(ctx, 1)[2][0], "R": lambda ctx: _halves(ctx, 1)[2][1]}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: sp.hstack(_halves(c, 1)[0], format="csr"), scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 1)[1], axis=1).tocsr(),
+                                     scipy_sparse_value)},
+             family="shape", output_shapes=_shape_out),
+    Workload("vstack_coo", "vstack C = vstack(T, U) into COO (T, U: COO)",
+             lambda ctx: _vstack_program(ctx, "C"),
+             {"T": lambda ctx: _coo_halves(ctx, 0)[0][1], "U": lambda ctx: _coo_halves(ctx, 0)[1][1]}, {"C": "coo"},
+             {"scipy": scipy_runner(lambda c: sp.vstack([h[0] for h in _coo_halves(c, 0)], format="coo"),
+                                    ops.scipy_entries),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0), ops.pydata_entries)},
+             family="shape", entries=True, output_shapes=_shape_out),
+    Workload("hstack_coo", "hstack C = hstack(L, R) into COO (L, R: COO)",
+             lambda ctx: _hstack_program(ctx, "C"),
+             {"L": lambda ctx: _coo_halves(ctx, 1)[0][1], "R": lambda ctx: _coo_halves(ctx, 1)[1][1]}, {"C": "coo"},
+             {"scipy": scipy_runner(lambda c: sp.hstack([h[0] for h in _coo_halves(c, 1)], format="coo"),
+                                    ops.scipy_entries),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 1)[1], axis=1), ops.pydata_entries)},
+             family="shape", entries=True, output_shapes=_shape_out),
+    Workload("vstack_mixed", "vstack C = vstack(T, U) into CSR (T: CSR, U: COO)",
+             lambda ctx: _vstack_program(ctx, "C"),
+             {"T": lambda ctx: _halves(ctx, 0)[2][0], "U": lambda ctx: _coo_halves(ctx, 0)[1][1]}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: sp.vstack([_halves(c, 0)[0][0], _coo_halves(c, 0)[1][0]], format="csr"),
+                                    scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0).tocsr(),
+                                     scipy_sparse_value)},
+             family="shape", output_shapes=_shape_out),
+    Workload("row_slice_coo", "slice of the first dimension C = A[0:m/2:2, :] into COO",
+             lambda ctx: "C[i,j] = A[i({}:{}:{}), j]".format(*_row_slice(ctx)), {"A": "sA"}, {"C": "coo"},
+             {"scipy": scipy_runner(lambda c: c.A[slice(*_row_slice(c)), :].tocoo(), ops.scipy_entries),
+              "pydata": scipy_runner(lambda c: c.pA[slice(*_row_slice(c))], ops.pydata_entries)},
+             family="shape", entries=True),
+    Workload("collapse_mul", "fused collapse x vector c = A.reshape(-1) * b (b: A flattened, shifted by 10)",
+             lambda ctx: "for k in 0:{0} {{ c[k] = A[floordiv(k, {1}), k % {1}] * b[k] }}".format(
+                 ctx.A.shape[0] * ctx.A.shape[1], ctx.A.shape[1]),
+             {"A": "sA", "b": lambda ctx: _collapsed(ctx)[1][2]}, {"c": "sparselist(0)@64"},
+             {"scipy": scipy_runner(lambda c: c.A.reshape((1, c.A.shape[0] * c.A.shape[1])).multiply(_collapsed(c)[1][0]),
+                                    _vector_entries),
+              "pydata": scipy_runner(lambda c: c.pA.reshape((c.A.shape[0] * c.A.shape[1],)) * _collapsed(c)[1][1],
+                                     ops.pydata_entries)},
+             family="shape", output_ndims={"c": 1}, entries=True,
+             output_shapes=lambda ctx: {"c": [ctx.A.shape[0] * ctx.A.shape[1]]}),
+    Workload("slice_mul", "fused slice x CSR C = A[0:m/2:2, :] * B[:r, :] into CSR",
+             lambda ctx: "C[i,j] = A[i({}:{}:{}), j] * P[i, j]".format(*_row_slice(ctx)),
+             {"A": "sA", "P": lambda ctx: _slice_partner(ctx)[2]}, {"C": "csr"},
+             {"scipy": scipy_runner(lambda c: c.A[slice(*_row_slice(c)), :].multiply(_slice_partner(c)[0]).tocsr(),
+                                    scipy_sparse_value),
+              "pydata": scipy_runner(lambda c: (c.pA[slice(*_row_slice(c))] * _slice_partner(c)[1]).tocsr(),
+                                     scipy_sparse_value)},
+             family="shape"),
+]
+
+WORKLOADS += UFUNC_WORKLOADS + MASKED_WORKLOADS + SLICE_WORKLOADS + SHAPE_WORKLOADS + PAPER_SHAPE_WORKLOADS
 
 BY_NAME = {w.name: w for w in WORKLOADS}
