@@ -1,20 +1,18 @@
 """The Array API's functions whose result's shape or order depends on the values: nonzero, take,
-unique_values, unique_counts, sort and argsort. They run at once (a lazy input is computed
-first) on the stored entries and the fill, with NumPy's semantics over every element: a sparse
-tensor's unstored elements count as its fill (sort places them as a block among the sorted
-stored values, unique counts them). Dense tensors go to NumPy over their own memory.
+sort and argsort (the unique functions are _array_api_unique's, on the helpers here). They run
+at once (a lazy input is computed first) on the stored entries and the fill, with NumPy's
+semantics over every element: a sparse tensor's unstored elements count as its fill (sort
+places them as a block among the sorted stored values). Dense tensors go to NumPy over their
+own memory.
 
-NaN: sort puts NaNs last, as NumPy does; unique_values and unique_counts keep every NaN apart
-(the standard's rule, NumPy's equal_nan=False)."""
+NaN: sort puts NaNs last, as NumPy does."""
 
-from collections import namedtuple
+import math
 
 import numpy as np
 
 from ._arrays import Array
 from ._tensor import SiskinError, Tensor, _coo, _fill_for, asarray
-
-UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 
 
 def _tensor(x):
@@ -38,13 +36,36 @@ def _stored(t):
     return coords, np.asarray(native.values(writable=False))
 
 
-def _from_entries(t, shape, coords, values):
-    """A tensor of t's dtype, fill and (where the rank is kept) format holding the entries."""
+def _from_entries(t, shape, coords, values, fill=None):
+    """A tensor of the values' dtype holding the entries, in t's format where the rank is kept
+    (else coo), with t's fill unless another is given."""
     order = np.lexsort(coords[::-1]) if coords else np.zeros(0, dtype=np.int64)
     coords = [c[order] for c in coords]
     values = np.ascontiguousarray(values[order])
-    out = Tensor(_coo(shape, tuple(range(len(shape))), coords, values, _fill_for(t._native.fill, t.dtype)))
+    fill = _fill_for(t._native.fill if fill is None else fill, values.dtype)
+    out = Tensor(_coo(shape, tuple(range(len(shape))), coords, values, fill))
     return out.asformat(t._native.format) if len(shape) == t.ndim else out
+
+
+def _flat_positions(coords, shape):
+    """Each entry's position in the tensor flattened in C order (int64; the size is checked)."""
+    if math.prod(shape) > np.iinfo(np.int64).max:
+        raise SiskinError(f"an array of shape {tuple(shape)} has more elements than int64 positions count")
+    flat = np.zeros(len(coords[0]) if coords else 0, dtype=np.int64)
+    for c, n in zip(coords, shape):
+        flat = flat * n + c
+    return flat
+
+
+def flattened(x):
+    """x's elements as one dimension in C order, without a kernel: a dense tensor's values (a
+    view where they are in C order), a sparse tensor's entries at their flat positions."""
+    t = _tensor(x)
+    if _dense(t):
+        return asarray(np.ascontiguousarray(t.to_numpy()).reshape(-1), fill_value=t._native.fill)
+    coords, values = _stored(t)
+    size = math.prod(t.shape)
+    return _from_entries(t, (size,), [_flat_positions(coords, t.shape)], values)
 
 
 def _axis(axis, ndim, name):
@@ -101,50 +122,6 @@ def take(x, indices, /, *, axis=None):
     new = [c[picked] for c in coords]
     new[axis] = np.repeat(np.arange(len(idx), dtype=np.int64), lengths)
     return _from_entries(t, shape, new, values[picked])
-
-
-def _values_and_fill_count(x):
-    t = _tensor(x)
-    size = int(np.prod(t.shape, dtype=np.int64))
-    if _dense(t):
-        return t, t.to_numpy().reshape(-1), 0
-    _, values = _stored(t)
-    return t, values, size - len(values)
-
-
-def _unique_with_counts(x):
-    t, values, unstored = _values_and_fill_count(x)
-    fill = t.fill_value
-    is_float = values.dtype.kind == "f"
-    nan = np.isnan(values) if is_float else np.zeros(len(values), dtype=bool)
-    uniq, counts = np.unique(values[~nan], return_counts=True)
-    nans = int(nan.sum())
-    if unstored:
-        if is_float and np.isnan(fill):
-            nans += unstored
-        else:
-            at = int(np.searchsorted(uniq, fill))
-            if at < len(uniq) and uniq[at] == fill:
-                counts[at] += unstored
-            else:
-                uniq = np.insert(uniq, at, fill)
-                counts = np.insert(counts, at, unstored)
-    if nans:
-        uniq = np.concatenate([uniq, np.full(nans, np.nan, dtype=values.dtype)])
-        counts = np.concatenate([counts, np.ones(nans, dtype=counts.dtype)])
-    return uniq.astype(t.dtype), counts.astype(np.int64)
-
-
-def unique_values(x, /):
-    """The distinct values of x's elements, sorted (each NaN apart), as a 1-d tensor."""
-    values, _ = _unique_with_counts(x)
-    return asarray(np.ascontiguousarray(values))
-
-
-def unique_counts(x, /):
-    """The distinct values (as unique_values) and how many elements hold each (int64)."""
-    values, counts = _unique_with_counts(x)
-    return UniqueCountsResult(asarray(np.ascontiguousarray(values)), asarray(counts))
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
@@ -205,4 +182,4 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     return asarray(np.ascontiguousarray(out, dtype=np.int64))
 
 
-__all__ = ["argsort", "nonzero", "sort", "take", "unique_counts", "unique_values"]
+__all__ = ["argsort", "nonzero", "sort", "take"]

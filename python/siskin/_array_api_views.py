@@ -1,12 +1,12 @@
 """The Array API's functions that are views or masks of their input, lazy and fused with what
 reads them: tril and triu (a mask of row and column numbers, so a sparse input is read at its
 stored entries and nothing is densified), roll (the two pieces of each rolled axis
-concatenated), and real, imag and conj for real dtypes (siskin has no complex dtypes).
-Arrays are immutable: __setitem__ raises."""
+concatenated), meshgrid (broadcast views of the vectors), and real, imag and conj for real
+dtypes (siskin has no complex dtypes). Arrays are immutable: __setitem__ raises."""
 
 import numpy as np
 
-from ._arrays import Array, concat, lazy, reshape, where
+from ._arrays import Array, broadcast_to, concat, lazy, reshape, where
 from ._tensor import SiskinError, Tensor, asarray
 
 
@@ -91,6 +91,37 @@ def roll(x, /, shift, *, axis=None):
     return x
 
 
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate grids of one-dimensional arrays: the k-th result holds arrays[k]'s values along
+    its own axis, repeated along the others (broadcast views, lazy). indexing "xy" swaps the
+    first two axes (Cartesian), "ij" keeps the arrays' order (matrix)."""
+    return grids(arrays, indexing, broadcast=True)
+
+
+def grids(arrays, indexing, broadcast):
+    """meshgrid's grids; broadcast=False leaves them unrepeated (size 1 along the other axes,
+    NumPy's meshgrid(sparse=True))."""
+    if indexing not in ("xy", "ij"):
+        raise SiskinError(f"meshgrid: indexing is 'xy' or 'ij', not {indexing!r}")
+    arrays = [lazy(x) for x in arrays]
+    for k, x in enumerate(arrays):
+        if x.ndim != 1:
+            raise SiskinError(f"meshgrid takes one-dimensional arrays; array {k} has shape {x.shape}")
+    if len({x.dtype for x in arrays}) > 1:
+        raise SiskinError("meshgrid takes arrays of one dtype, not " + ", ".join(str(x.dtype) for x in arrays))
+    axes = list(range(len(arrays)))
+    if indexing == "xy" and len(arrays) >= 2:
+        axes[0], axes[1] = 1, 0
+    shape = [0] * len(arrays)
+    for x, axis in zip(arrays, axes):
+        shape[axis] = x.shape[0]
+    grids = []
+    for x, axis in zip(arrays, axes):
+        grid = x[(None,) * axis + (slice(None),) + (None,) * (len(arrays) - 1 - axis)]
+        grids.append(broadcast_to(grid, shape) if broadcast else grid)
+    return grids
+
+
 def _setitem(self, key, value):
     raise SiskinError("siskin arrays are immutable: build the changed array instead (siskin.where with "
                       "a mask, concat of pieces), or change the NumPy or SciPy array a tensor uses in place")
@@ -101,4 +132,4 @@ def install():
         cls.__setitem__ = _setitem
 
 
-__all__ = ["conj", "imag", "real", "roll", "tril", "triu"]
+__all__ = ["conj", "imag", "meshgrid", "real", "roll", "tril", "triu"]

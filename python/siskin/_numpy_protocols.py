@@ -15,6 +15,9 @@ import numpy as np
 
 from . import _arrays, _dask
 from ._array_api import astype
+from ._array_api_eager import argsort, flattened, sort
+from ._array_api_unique import numpy_unique
+from ._array_api_views import grids
 from ._arrays import Array
 from ._tensor import Tensor, asarray
 
@@ -320,6 +323,41 @@ def _einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="saf
     return _arrays.einsum(_explicit_subscripts(subscripts), *args)
 
 
+def _sorted(kind, order):
+    """Any kind sorts values alike (siskin's sorts are stable, a valid order for every kind);
+    order= names fields of structured dtypes, which siskin has none of."""
+    if order is not None or kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        raise _Unsupported
+
+
+def _sort(a, axis=-1, kind=None, order=None):
+    _sorted(kind, order)
+    return sort(flattened(a), axis=0) if axis is None else sort(_siskin_operand(a), axis=axis)
+
+
+def _argsort(a, axis=-1, kind=None, order=None):
+    _sorted(kind, order)
+    return argsort(flattened(a), axis=0) if axis is None else argsort(_siskin_operand(a), axis=axis)
+
+
+def _unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+            equal_nan=True):
+    result = numpy_unique(_siskin_operand(ar), return_index, return_inverse, return_counts, axis,
+                          equal_nan=equal_nan)
+    if result is None:
+        raise _Unsupported  # unique rows or columns (axis=): NumPy's
+    return result
+
+
+def _meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise _Unsupported
+    arrays = _operands(xi)
+    if any(getattr(x, "ndim", 0) != 1 for x in arrays):
+        raise _Unsupported  # NumPy flattens other shapes; the standard takes vectors only
+    return grids(arrays, indexing, broadcast=not sparse)
+
+
 def _ndim(a):
     return a.ndim
 
@@ -348,7 +386,8 @@ _FUNCTIONS = {
     np.moveaxis: _moveaxis, np.swapaxes: _swapaxes, np.reshape: _reshape, np.where: _where,
     np.expand_dims: _expand_dims, np.squeeze: _squeeze, np.broadcast_to: _broadcast_to,
     np.flip: _flip, np.tile: _tile, np.pad: _pad, np.dot: _dot, np.tensordot: _tensordot,
-    np.einsum: _einsum, np.ndim: _ndim, np.shape: _shape, np.size: _size,
+    np.einsum: _einsum, np.sort: _sort, np.argsort: _argsort, np.unique: _unique,
+    np.meshgrid: _meshgrid, np.ndim: _ndim, np.shape: _shape, np.size: _size,
     np.result_type: _result_type,
 }
 
