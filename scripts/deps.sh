@@ -5,7 +5,7 @@ set -euo pipefail
 # The Python package (python/) builds for /usr/bin/python3 with Debian's numpy and scipy.
 packages=(cmake ninja-build g++ gcc make pkg-config ccache
           libfmt-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
-          python3 python3-dev pybind11-dev python3-numpy python3-scipy)
+          python3 python3-dev pybind11-dev libdlpack-dev python3-numpy python3-scipy)
 # Optional packages: installed as root, never required of another user (the build leaves the
 # feature out without them). OpenMPI turns on the distributed layer (CMake option SISKIN_MPI);
 # Dask runs siskin tensors as Dask chunks (python/tests/test_dask.py skips without it); PETSc

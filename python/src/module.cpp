@@ -5,6 +5,7 @@ PYBIND11_MODULE(_siskin, m) {
     m.doc() = "siskin's C++ compiler and runtime (the siskin package is the documented API)";
     siskin::python::bind_errors(m);
     siskin::python::bind_tensor(m);
+    siskin::python::bind_dlpack(m);
     siskin::python::bind_programs(m);
     siskin::python::bind_functions(m);
     siskin::python::bind_arrays(m);

@@ -134,18 +134,6 @@ bool has_format(const Tensor& t, const std::string& spelling) {
     return true;
 }
 
-// The modes of a tensor whose levels are all dense over an element leaf, outermost first (its
-// values are then a NumPy array of that axis order); nothing for any other format.
-std::optional<std::vector<int>> dense_order(const Tensor& t) {
-    if (t.format().leaf() != Leaf::Element) return std::nullopt;
-    std::vector<int> order;
-    for (const auto& level : t.format().levels()) {
-        if (level.kind != "dense") return std::nullopt;
-        order.insert(order.end(), level.modes.begin(), level.modes.end());
-    }
-    return order;
-}
-
 ReadOptions read_options(const std::optional<std::string>& format, const py::object& fill,
                          const std::optional<std::string>& dtype,
                          const std::optional<std::vector<int64_t>>& shape, std::optional<int> ndims,
@@ -170,6 +158,16 @@ ReadOptions read_options(const std::optional<std::string>& format, const py::obj
 }
 
 } // namespace
+
+std::optional<std::vector<int>> dense_order(const Tensor& t) {
+    if (t.format().leaf() != Leaf::Element) return std::nullopt;
+    std::vector<int> order;
+    for (const auto& level : t.format().levels()) {
+        if (level.kind != "dense") return std::nullopt;
+        order.insert(order.end(), level.modes.begin(), level.modes.end());
+    }
+    return order;
+}
 
 void bind_tensor(py::module_& m) {
     py::class_<Tensor, std::shared_ptr<Tensor>>(m, "Tensor")
