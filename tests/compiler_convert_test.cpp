@@ -149,7 +149,8 @@ TEST(CompilerConvert, StructuredLevelsAreCompiled) {
         if (!(c[0] == 0 && c[1] == 3)) p.add(std::vector<int64_t>{c[0], c[1]}, v);
     });
     points = Tensor::from_coordinates({4, 6}, ValueType::Float64, Scalar::of(0.0), Format::csr(), p);
-    for (const char* to : {"dense(0)/sparseinterval(1)", "dense(0)/sparserunlist(1)", "sparselist(0)/vbl(1)@64"}) {
+    for (const char* to : {"dense(0)/sparseinterval(1)", "dense(0)/sparserunlist(1)", "sparselist(0)/vbl(1)@64",
+                           "dense(0)/packbits(1)", "sparselist(0)/packbits(1)@64"}) {
         bool compiled = false;
         expect_same_as_runtime(runs, to, &compiled);
         EXPECT_TRUE(compiled) << to;

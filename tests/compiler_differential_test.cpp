@@ -3,7 +3,7 @@
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
-// sparseband, sparserunlist, sparseblocklist (vbl), coo, pattern leaves), with chosen or given
+// sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, pattern leaves), with chosen or given
 // index widths. Each case runs on 1, 2, 3 or 7 threads (CompileOptions::threads, every loop in
 // parallel however small), and a matrix may have an empty row and a full one (chunks balanced
 // by entries meet both).
@@ -84,24 +84,28 @@ struct Gen {
     std::string matrix_format() {
         static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo", "dense(0)/band(1)",
                                                    "dense(0)/rle(1)", "dense(0)/bytemap(1)",
-                                                   "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)"};
+                                                   "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)",
+                                                   "dense(0)/packbits(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
                                                    "dense(1)/rle(0)", "dense(1)/bytemap(0)",
-                                                   "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)"};
+                                                   "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)",
+                                                   "dense(1)/packbits(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
     std::string vector_format() {
         if (chance(rng, 0.4)) return "dense";
         static const std::vector<std::string> sparse{"sparselist(0)", "sparselist(0)", "band(0)",
-                                                     "rle(0)", "bytemap(0)", "sparserunlist(0)", "vbl(0)"};
+                                                     "rle(0)", "bytemap(0)", "sparserunlist(0)", "vbl(0)",
+                                                     "packbits(0)"};
         return pick(rng, sparse) + width();
     }
     // A sparse vector output: appended in order (sparselist, runlist, sparseband, coo), or the
     // random-access bytemap; an index width sometimes.
     Format vector_output() {
         static const std::vector<std::string> formats{"sparselist(0)", "sparselist(0)", "bytemap(0)",
-                                                      "rle(0)", "band(0)", "coo", "sparserunlist(0)", "vbl(0)"};
+                                                      "rle(0)", "band(0)", "coo", "sparserunlist(0)", "vbl(0)",
+                                                      "packbits(0)"};
         std::string f = pick(rng, formats);
         if (chance(rng, 0.3)) f += width();
         return Format::parse(f, 1);
@@ -121,6 +125,7 @@ struct Gen {
             {"band(0)/band(1)", "sparselist(1)/band(0)"},
             {"dense(0)/sparserunlist(1)", "sparselist(1)/sparserunlist(0)"},
             {"vbl(0)/vbl(1)", "dense(1)/vbl(0)"},
+            {"sparselist(0)/packbits(1)", "dense(1)/packbits(0)"},
             {"coo(0,1)", "coo(1,0)"}};
         int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense

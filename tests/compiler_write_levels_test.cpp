@@ -294,6 +294,39 @@ TEST(CompilerWriteLevels, SparseBlockListGroupsConsecutiveEntries) {
     expect_like_reference("for i { for j { P[i, j] = A[i, j] > 0 } }", {{"A", &a}}, {{"P", image}});
 }
 
+// ---- packbits --------------------------------------------------------------------------------
+
+TEST(CompilerWriteLevels, PackBitsEncodesRunsAndLiterals) {
+    // Looplets case 17: run(7, ends 3), literal [1,2,3] (ends 6), run(0, ends 8), written one
+    // coordinate at a time and read back through the Switch on the segment kind.
+    Tensor x = dense_vector({7, 7, 7, 1, 2, 3, 0, 0});
+    auto y = expect_like_reference("for i { y[i] = x[i] }", {{"x", &x}}, {{"y", with_format("packbits(0)", 1)}}).at("y");
+    EXPECT_EQ(index_values(y.level(0).buffer("right")), (std::vector<int64_t>{3, 6, 8}));
+    EXPECT_EQ(index_values(y.level(0).buffer("ofs")), (std::vector<int64_t>{0, 1, 4, 5}));
+    EXPECT_EQ(double_values(y.values()), (std::vector<double>{7, 1, 2, 3, 0}));
+    // A literal's last value taken into a run, equal computed values, fill 1 and inf, runs copied
+    // a run at a time from a runlist, and a packbits input written again.
+    Tensor w = dense_vector({1, 2, 2, 3, 5, 0, 5, 5, 4, kInf}, 1.0);
+    for (const char* out : {"packbits(0)", "packbits(0)@64"}) {
+        expect_like_reference("for i { y[i] = w[i] }", {{"w", &w}}, {{"y", with_format(out, 1)}});
+        expect_like_reference("for i { y[i] = min(w[i], 2.5) }", {{"w", &w}}, {{"y", with_format(out, 1)}});
+    }
+    Tensor r = x.convert(Format::parse("rle(0)", 1));
+    expect_like_reference("for i { z[i] = r[i] * 2 }", {{"r", &r}}, {{"z", with_format("packbits(0)", 1)}});
+    Tensor p = y;
+    expect_like_reference("for i { z[i] = p[i] + x[i] }", {{"p", &p}, {"x", &x}}, {{"z", with_format("packbits(0)", 1)}});
+    // Rows of a matrix below dense and sparse levels (a sparse parent drops an all-fill row), both
+    // loop orders, with empty rows the loops skip.
+    Tensor a = make({5, 7}, "dcsr", {{{0, 1}, 2}, {{0, 2}, 2}, {{0, 3}, 5}, {{2, 6}, -1}, {{3, 0}, 1}, {{3, 1}, 1}, {{3, 2}, 4}});
+    for (const char* f : {"dense(0)/packbits(1)", "sparselist(0)/packbits(1)", "band(0)/packbits(1)@32"})
+        expect_like_reference("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", with_format(f, 2)}});
+    expect_like_reference("for j { for i { C[j, i] = A[i, j] } }", {{"A", &a}}, {{"C", with_format("dense(0)/packbits(1)", 2)}});
+    Tensor pa = a.convert(Format::parse("dense(0)/packbits(1)", 2));
+    expect_like_reference("for i { for j { y[i] += P[i, j] * A[i, j] } }", {{"P", &pa}, {"A", &a}},
+                          {{"y", with_format("packbits(0)", 1)}});
+    expect_like_reference("for j { for i { y[j] += P[i, j] } }", {{"P", &pa}}, {{"y", with_format("dense", 1)}});
+}
+
 // ---- sparsepoint and sparseinterval -----------------------------------------------------------
 
 TEST(CompilerWriteLevels, SparsePointKeepsOneEntryPerFibre) {

@@ -146,5 +146,22 @@ TEST(FinchCases, Case25SparseBlockList) {
     EXPECT_EQ(scalar_work_of("for i { s[] += v[i] * y[i] }", {{"v", &v}, {"y", &y}}), 2 + 5);
 }
 
+// Looplets case 17 (notes/looplets.md §10), PackBits: segments run(7, ends 3), literal [1,2,3]
+// (ends 6), run(0, ends 8) decode to [7,7,7,1,2,3,0,0]; the dot with y = [1..8] is 74. A sum of
+// the level alone integrates each run: one step per segment and one body per literal value.
+TEST(FinchCases, LoopletsCase17PackBits) {
+    Tensor v = make({8}, "packbits(0)", {{{0}, 7}, {{1}, 7}, {{2}, 7}, {{3}, 1}, {{4}, 2}, {{5}, 3}});
+    std::vector<Scalar> ramp;
+    for (int64_t i = 1; i <= 8; ++i) ramp.push_back(Scalar::of(static_cast<double>(i)));
+    Tensor y = Tensor::from_dense({8}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), ramp);
+    auto s = run_compiled("for i { s[] += v[i] * y[i] }", {{"v", &v}, {"y", &y}}).at("s");
+    EXPECT_EQ(s.at({}).as_double(), 74.0);
+    EXPECT_EQ(scalar_work_of("for i { s[] += v[i] }", {{"v", &v}}), 3 + 3);
+    // Read at random (follow): y drives the loop and locates each coordinate.
+    Tensor sy = make({8}, "sparselist(0)", {{{1}, 10}, {{4}, 100}, {{7}, 1000}});
+    auto t = run_compiled("for i { s[] += y[i] * v[i] }", {{"y", &sy}, {"v", &v}}).at("s");
+    EXPECT_EQ(t.at({}).as_double(), 270.0); // 7*10 + 2*100 + 0*1000
+}
+
 } // namespace
 } // namespace siskin::testing

@@ -29,10 +29,11 @@ const char* const kMatrixFormats[] = {
     "sparselist(0)/sparserunlist(1)", "sparseband(0)/sparserunlist(1)", "sparsebytemap(0)/sparserunlist(1)",
     "dense(0)/sparseblocklist(1)",  "sparseblocklist(0)/sparselist(1)", "sparseblocklist(1)/dense(0)@64",
     "sparselist(0)/sparseblocklist(1)@32", "sparseblocklist(0)/sparseblocklist(1)",
+    "dense(0)/packbits(1)",         "sparselist(0)/packbits(1)@64", "sparsebytemap(0)/packbits(1)",
 };
 
 const char* const kVectorFormats[] = {"sparseband(0)", "runlist(0)", "sparsebytemap(0)",
-                                      "runlist(0)@64", "sparserunlist(0)", "sparseblocklist(0)"};
+                                      "runlist(0)@64", "sparserunlist(0)", "sparseblocklist(0)", "packbits(0)"};
 
 // A random dense array drawn from few values (the fill among them) so runs, explicit fills and
 // bands with gaps all occur. density: the share of elements that are not the fill.
@@ -110,6 +111,24 @@ void check_buffers(const Tensor& t) {
                         }
                     }
                 }
+        } else if (s.spec.kind == "packbits") {
+            std::vector<int64_t> pos = ints(s.buffer("pos")), right = ints(s.buffer("right")),
+                                 ofs = ints(s.buffer("ofs"));
+            for (size_t p = 0; p + 1 < pos.size(); ++p) {
+                int64_t start = 0;
+                for (int64_t q = pos[p]; q < pos[p + 1]; ++q) {
+                    int64_t len = right[size_t(q)] - start, count = ofs[size_t(q) + 1] - ofs[size_t(q)];
+                    ASSERT_GT(len, 0) << "segment " << q << " is empty";
+                    ASSERT_TRUE(count == 1 || count == len) << "segment " << q << " is neither run nor literal";
+                    // Canonical: no two neighbouring values are equal unless they are one run.
+                    for (int64_t v = ofs[size_t(q)] + (q > pos[p] ? 0 : 1); v < ofs[size_t(q) + 1]; ++v) {
+                        ASSERT_FALSE(t.values().get(v).same(t.values().get(v - 1)))
+                            << "positions " << v - 1 << " and " << v << " were not one run";
+                    }
+                    start = right[size_t(q)];
+                }
+                ASSERT_EQ(start, n) << "fibre " << p << " is not covered";
+            }
         } else if (s.spec.kind == "sparseblocklist") {
             std::vector<int64_t> pos = ints(s.buffer("pos")), idx = ints(s.buffer("idx")),
                                  ofs = ints(s.buffer("ofs"));

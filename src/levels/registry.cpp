@@ -22,7 +22,8 @@
     X(sparsepoint)              \
     X(sparseinterval)           \
     X(sparserunlist)            \
-    X(sparseblocklist)
+    X(sparseblocklist)          \
+    X(packbits)
 
 // One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
 #define SISKIN_LEAF_FORMATS(X) \
