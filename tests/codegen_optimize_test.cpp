@@ -336,6 +336,17 @@ TEST(CodegenHoistGrowth, ChecksBeforeTheOnlyAppendLeaveTheLoop) {
         "k", {growth("c", "V", "vals"), assign(at(var("vals"), var("c")), var("x")), Increment::make(var("c"))})})));
     EXPECT_NE(d.find("if (c + (n - 0LL) > V->capacity) {"), std::string::npos) << d;
     EXPECT_EQ(occurrences(d, "capacity"), 1u) << d;
+    // A walk that a window may stop early (`p < end && crd[p] + 1 <= hi`) runs at most end - p
+    // times: the same reserve covers it.
+    Expr early = bin(BinaryOp::LogAnd, lt(var("p"), var("end")),
+                     bin(BinaryOp::Le, add(at(var("crd"), var("p")), i64(1)), var("hi")));
+    std::string w = print(hoist_growth_checks(Block::make({For::make(
+        std::nullopt, early, Increment::make(var("p")),
+        Block::make({growth("c", "V", "vals"), assign(at(var("vals"), var("c")), var("x")),
+                     Increment::make(var("c"))}))})));
+    EXPECT_NE(w.find("if (c + (end - p) > V->capacity) {"), std::string::npos) << w;
+    EXPECT_EQ(occurrences(w, "capacity"), 1u) << w;
+    EXPECT_LT(w.find("V->capacity"), w.find("for (")) << w;
 }
 
 // Every loop where c could pass the hoisted bound, or the trip is unknown, keeps its checks.

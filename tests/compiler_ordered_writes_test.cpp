@@ -2,7 +2,9 @@
 // written by several windows in coordinate order are appended directly, the rule that decides
 // it, and outputs written out of order still computed dense and converted (correct either way).
 #include <cmath>
+#include <tuple>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "compiler/ordered_writes.hpp"
@@ -63,6 +65,47 @@ TEST(OrderedWrites, PhasesAreAppendedDirectlyOthersGoDense) {
         Tensor want = evaluate_reference(p, in, {{"C", csr}}).at("C");
         EXPECT_TRUE(same_output(want, got)) << text << "\n" << got.to_string();
         EXPECT_EQ(got.format().levels()[1].kind, "sparselist");
+    }
+}
+
+
+// The phases of a concatenation write disjoint windows, so each may skip writing the fill (as a
+// single plain write does): the kernel walks the stored entries, never every coordinate between
+// them. Before, a vstack of COO operands visited all m x n coordinates.
+TEST(OrderedWrites, PhasesWalkStoredEntriesOnlyAcrossFormatsAndFills) {
+    auto value = [](double u) { return std::floor(u * 8) - 3; };
+    const std::string vstack = "for i0 in 0:30, i1 in 0:40 { C[i0(0:30), i1] = A[i0, i1] }\n"
+                               "for i2 in 0:20, i3 in 0:40 { C[i2(30:50), i3] = B[i2, i3] }";
+    const std::string hstack = "for i0 in 0:30 { for i1 in 0:40 { C[i0, i1(0:40)] = A[i0, i1] }; "
+                               "for i2 in 0:25 { C[i0, i2(40:65)] = B[i0, i2] } }";
+    ir::Program pv = ir::parse_program(vstack), ph = ir::parse_program(hstack);
+    CompileOptions options = test_options();
+    options.count_work = true;
+    // Every pair of formats at fill 0, and COO to COO at fill 1 (a kernel each: compile time).
+    for (const auto& [in_format, out_format, fill] :
+         {std::tuple{"csr", "csr", 0.0}, std::tuple{"csr", "coo", 0.0}, std::tuple{"coo", "csr", 0.0},
+          std::tuple{"coo", "coo", 0.0}, std::tuple{"coo", "coo", 1.0}}) {
+        Tensor A = random_matrix_of(30, 40, 0.1, in_format, 3, fill, value);
+        Tensor Bv = random_matrix_of(20, 40, 0.1, in_format, 4, fill, value);
+        Tensor Bh = random_matrix_of(30, 25, 0.1, in_format, 5, fill, value);
+        for (const auto& [p, B, shape] : {std::tuple{&pv, &Bv, std::vector<int64_t>{50, 40}},
+                                          std::tuple{&ph, &Bh, std::vector<int64_t>{30, 65}}}) {
+            std::map<std::string, const Tensor*> in{{"A", &A}, {"B", B}};
+            OutputSpec spec = with_format(out_format, 2);
+            spec.shape = shape;
+            spec.fill = Scalar::of(fill);
+            std::string what = fmt::format("{} -> {}, fill {}:\n{}", in_format, out_format, fill,
+                                           ir::print(*p));
+            CompiledProgram k = compile_for(*p, in, {{"C", spec}}, options);
+            ASSERT_TRUE(k.convert_after.empty()) << what;
+            Tensor got = k.run(in).at("C");
+            EXPECT_TRUE(same_output(evaluate_reference(*p, in, {{"C", spec}}).at("C"), got)) << what;
+            // Rows of both operands plus their stored entries, with room for a step or
+            // two per row; every coordinate would be 2000.
+            int64_t bound = 2 * (shape[0] + 30) + 2 * (A.stored() + B->stored());
+            EXPECT_LE(k.kernel->last_work(), bound) << what;
+            EXPECT_LT(bound, 1000) << what;
+        }
     }
 }
 

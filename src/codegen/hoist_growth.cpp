@@ -151,10 +151,20 @@ Stmt without(const Stmt& s, const std::set<const StmtNode*>& drop) {
     }
 }
 
-// `for (init; v < e; v++) body`: the checks of body hoisted before it, or nothing.
+// `for (init; v < e; v++)`, or `for (init; v < e && more; v++)` (a walk of a fibre that a
+// window or a shorter extent may stop early): either runs at most e - start times, which is all
+// a reserve before the loop needs (capacity past what is appended is never used).
+std::optional<CountedFor> bounded_for(const For& f) {
+    if (auto shape = counted_for(f)) return shape;
+    if (!f.cond || f.cond->kind() != ExprKind::Binary || f.cond->as<Binary>().op != BinaryOp::LogAnd)
+        return std::nullopt;
+    return counted_for(For(f.init, f.cond->as<Binary>().lhs, f.step, f.body));
+}
+
+// A bounded loop (above): the checks of its body hoisted before it, or nothing.
 std::vector<Stmt> hoist(const Stmt& loop) {
     const auto& f = loop.as<For>();
-    auto shape = counted_for(f);
+    auto shape = bounded_for(f);
     if (!shape || !is_arithmetic(shape->bound)) return {};
     const std::string& v = shape->var;
     Expr start = var(v);

@@ -112,8 +112,10 @@ private:
                                         where(a.pos), a.op, a.op, op->arity));
         }
         // An overwrite that is its tensor's only write and hits every element at most once
-        // (every loop around it indexes the output) may skip writing the fill.
-        bool single = !op && assigns_[t.name] == 1;
+        // (every loop around it indexes the output) may skip writing the fill. Write sites in
+        // window order (a concatenation's phases) cover disjoint windows, so each is such a
+        // write for the elements it reaches.
+        bool single = !op && (assigns_[t.name] == 1 || in_window_order(t));
         // For a reduction, single_write says that every write to the tensor is this reduction
         // and its operator is idempotent, commutative and associative: the element is its fill
         // combined with what was reduced into it, so reducing the fill again changes nothing
