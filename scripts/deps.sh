@@ -18,7 +18,7 @@ case "${1:-build}" in
   fuzz) packages+=(clang libclang-rt-14-dev) ;;
   tsan) packages+=(clang libclang-rt-14-dev libomp-dev python3 python3-numpy python3-scipy) ;;
   bench) packages+=(libgtest-dev libbenchmark-dev python3 python3-numpy python3-scipy
-                    python3-sparse python3-matplotlib libgraphblas-dev python3-dask
+                    python3-sparse python3-matplotlib libgraphblas-dev python3-opencv python3-dask
                     python3-distributed libopenmpi-dev openmpi-bin libpetsc-real-dev) ;;
 esac
 missing=()

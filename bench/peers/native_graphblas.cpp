@@ -2,7 +2,9 @@
 // operation timed here in C++ from creating its output to GrB_wait (GraphBLAS may defer work
 // until then), single-threaded (GxB_NTHREADS = 1), results handed back as coordinate tuples.
 #include <chrono>
+#include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -244,6 +246,111 @@ py::tuple transpose(const MatrixPtr& a) {
     return py::make_tuple(ms, c);
 }
 
+
+// The graph algorithms of bench/peers/finch.py, written with GrB calls as LAGraph writes them.
+// Each returns (milliseconds, results as int64/float64 arrays); the clock covers every GrB
+// call from the first vector to the last wait, not the extraction into NumPy.
+py::array_t<int64_t> int64_entries(GrB_Vector v, GrB_Index n, int64_t missing) {
+    GrB_Index k;
+    ok(GrB_Vector_nvals(&k, v), "nvals");
+    std::vector<GrB_Index> I(k);
+    std::vector<int64_t> X(k);
+    ok(GrB_Vector_extractTuples_INT64(I.data(), X.data(), &k, v), "extractTuples");
+    py::array_t<int64_t> out(static_cast<py::ssize_t>(n));
+    std::fill(out.mutable_data(), out.mutable_data() + n, missing);
+    for (GrB_Index t = 0; t < k; ++t) out.mutable_data()[I[t]] = X[t];
+    return out;
+}
+
+// Push BFS from one source (LAGraph's basic push: q<!pi> = q any.secondi A, the frontier
+// carrying each new vertex's parent): levels (-1 unreached) and parents (the source its own).
+py::tuple bfs(const MatrixPtr& a, int64_t source) {
+    GrB_Index n = nrows(*a), src = static_cast<GrB_Index>(source);
+    GbVector q, pi, v;
+    auto t0 = Clock::now();
+    ok(GrB_Vector_new(&q.v, GrB_INT64, n), "Vector_new");
+    ok(GrB_Vector_new(&pi.v, GrB_INT64, n), "Vector_new");
+    ok(GrB_Vector_new(&v.v, GrB_INT64, n), "Vector_new");
+    ok(GrB_Vector_setElement_INT64(q.v, source, src), "setElement");
+    ok(GrB_Vector_setElement_INT64(pi.v, source, src), "setElement");
+    ok(GrB_Vector_setElement_INT64(v.v, 0, src), "setElement");
+    for (int64_t level = 1;; ++level) {
+        ok(GrB_vxm(q.v, pi.v, nullptr, GxB_ANY_SECONDI_INT64, q.v, a->m, GrB_DESC_RSC), "vxm");
+        GrB_Index frontier;
+        ok(GrB_Vector_nvals(&frontier, q.v), "nvals");
+        if (frontier == 0) break;
+        ok(GrB_Vector_assign(pi.v, q.v, nullptr, q.v, GrB_ALL, n, GrB_DESC_S), "assign parents");
+        ok(GrB_Vector_assign_INT64(v.v, q.v, nullptr, level, GrB_ALL, n, GrB_DESC_S), "assign levels");
+    }
+    ok(GrB_Vector_wait(pi.v, GrB_MATERIALIZE), "wait");
+    ok(GrB_Vector_wait(v.v, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    return py::make_tuple(ms, int64_entries(v.v, n, -1), int64_entries(pi.v, n, -1));
+}
+
+// Bellman-Ford (LAGraph_BF_basic's loop: d = d min (d min.+ W) until d stops changing, at
+// most n passes) with parents: p(j) = any i with d(i) + W(i, j) == d(j), found with
+// R = diag(d) min.+ W min.+ diag(-d) and a select of its zeros. Sources are their own parents.
+bool same_vector(GrB_Vector x, GrB_Vector y) {
+    GrB_Index nx, ny;
+    ok(GrB_Vector_nvals(&nx, x), "nvals");
+    ok(GrB_Vector_nvals(&ny, y), "nvals");
+    if (nx != ny) return false;
+    GrB_Index n, ne;
+    ok(GrB_Vector_size(&n, x), "size");
+    GbVector eq;
+    ok(GrB_Vector_new(&eq.v, GrB_BOOL, n), "Vector_new");
+    ok(GrB_Vector_eWiseMult_BinaryOp(eq.v, nullptr, nullptr, GrB_EQ_FP64, x, y, nullptr), "eWiseMult");
+    ok(GrB_Vector_nvals(&ne, eq.v), "nvals");
+    if (ne != nx) return false;
+    bool all = true;
+    ok(GrB_Vector_reduce_BOOL(&all, nullptr, GrB_LAND_MONOID_BOOL, eq.v, nullptr), "reduce");
+    return all;
+}
+py::tuple bellman_ford(const MatrixPtr& w, const IntArray& sources) {
+    GrB_Index n = nrows(*w);
+    GbVector d, e, negd, p;
+    GbMatrix D, R, Dn, R2, S;
+    auto t0 = Clock::now();
+    ok(GrB_Vector_new(&d.v, GrB_FP64, n), "Vector_new");
+    for (py::ssize_t k = 0; k < sources.size(); ++k)
+        ok(GrB_Vector_setElement_FP64(d.v, 0.0, static_cast<GrB_Index>(sources.data()[k])), "setElement");
+    for (GrB_Index pass = 0; pass < n; ++pass) {
+        ok(GrB_Vector_dup(&e.v, d.v), "dup");
+        ok(GrB_vxm(e.v, nullptr, GrB_MIN_FP64, GrB_MIN_PLUS_SEMIRING_FP64, d.v, w->m, nullptr), "vxm");
+        bool done = same_vector(d.v, e.v);
+        std::swap(d.v, e.v);
+        GrB_Vector_free(&e.v);
+        if (done) break;
+    }
+    ok(GrB_Matrix_diag(&D.m, d.v, 0), "diag");
+    ok(GrB_Matrix_new(&R.m, GrB_FP64, n, n), "Matrix_new");
+    ok(GrB_mxm(R.m, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, D.m, w->m, nullptr), "mxm");
+    ok(GrB_Vector_new(&negd.v, GrB_FP64, n), "Vector_new");
+    ok(GrB_Vector_apply(negd.v, nullptr, nullptr, GrB_AINV_FP64, d.v, nullptr), "apply");
+    ok(GrB_Matrix_diag(&Dn.m, negd.v, 0), "diag");
+    ok(GrB_Matrix_new(&R2.m, GrB_FP64, n, n), "Matrix_new");
+    ok(GrB_mxm(R2.m, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, R.m, Dn.m, nullptr), "mxm");
+    ok(GrB_Matrix_new(&S.m, GrB_FP64, n, n), "Matrix_new");
+    ok(GrB_Matrix_select_FP64(S.m, nullptr, nullptr, GrB_VALUEEQ_FP64, R2.m, 0.0, nullptr), "select");
+    ok(GrB_Vector_new(&p.v, GrB_INT64, n), "Vector_new");
+    ok(GrB_vxm(p.v, nullptr, nullptr, GxB_ANY_SECONDI_INT64, d.v, S.m, nullptr), "vxm");
+    for (py::ssize_t k = 0; k < sources.size(); ++k)
+        ok(GrB_Vector_setElement_INT64(p.v, sources.data()[k], static_cast<GrB_Index>(sources.data()[k])),
+           "setElement");
+    ok(GrB_Vector_wait(p.v, GrB_MATERIALIZE), "wait");
+    double ms = ms_since(t0);
+    GrB_Index k;
+    ok(GrB_Vector_nvals(&k, d.v), "nvals");
+    std::vector<GrB_Index> I(k);
+    std::vector<double> X(k);
+    ok(GrB_Vector_extractTuples_FP64(I.data(), X.data(), &k, d.v), "extractTuples");
+    py::array_t<double> dist(static_cast<py::ssize_t>(n));
+    std::fill(dist.mutable_data(), dist.mutable_data() + n, std::numeric_limits<double>::infinity());
+    for (GrB_Index t = 0; t < k; ++t) dist.mutable_data()[I[t]] = X[t];
+    return py::make_tuple(ms, dist, int64_entries(p.v, n, -1));
+}
+
 } // namespace
 
 void bind_graphblas(py::module_& m) {
@@ -271,4 +378,6 @@ void bind_graphblas(py::module_& m) {
     g.def("reduce_vector", &reduce_vector);
     g.def("reduce_scalar", &reduce_scalar);
     g.def("transpose", &transpose);
+    g.def("bfs", &bfs);
+    g.def("bellman_ford", &bellman_ford);
 }

@@ -1,0 +1,374 @@
+"""bench/run-finch driver: the Finch paper's applications and structured SpMV against their peers,
+in one process (run inside bench/peers/siskin_peers, which provides the module `siskin_native`).
+
+- BFS and Bellman-Ford: the programs of examples/ (compiled once, run whole: every kernel of the
+  while loop and the host loop between them) against SuiteSparse:GraphBLAS written as LAGraph
+  writes them (native_graphblas.cpp: bfs, bellman_ford), at 1 thread each and at every core
+  (GraphBLAS's own default is every core).
+- Erosion: examples/erosion.siskin on dense bytes and on runs (dense(0)/runlist(1)) against
+  OpenCV's cv2.erode with a 3x3 square, on binary images tiled from the shared sparse-images
+  digits (32x32) magnified 4x and 16x.
+- Structured SpMV: y[i] += A[i,j] * x[j] with A in csr, sparseband, sparseblocklist and
+  runlist-of-values formats against scipy CSR and (banded inputs) scipy DIA.
+
+Every result is checked against the peer's (levels and distances equal, parents valid, images
+and vectors equal) before timing; a mismatch fails the command. Timing interleaves the libraries
+round by round; medians and their ratios go to the report.
+"""
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"):
+    os.environ[var] = "1"
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+import scipy.io  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+
+import siskin_native as native  # noqa: E402
+
+import machine  # noqa: E402
+
+
+def example(root, name):
+    with open(os.path.join(root, "examples", name)) as f:
+        return f.read()
+
+
+def csr_tensor(a, type_name="float64", fill=0.0):
+    """A csr siskin tensor (32-bit indices) of the scipy matrix a, values cast to type_name."""
+    a = sp.csr_matrix(a)
+    a.sort_indices()
+    values = a.data.astype({"float64": np.float64, "bool": np.bool_}[type_name])
+    return native.tensor(list(a.shape), "dense(0)/sparselist(1)@32", type_name, fill,
+                         [{}, {"pos": a.indptr.astype(np.int32), "crd": a.indices.astype(np.int32)}], values)
+
+
+def dense_tensor(v, type_name):
+    v = np.ascontiguousarray(v)
+    fmt = "/".join(f"dense({k})" for k in range(v.ndim))
+    fill = False if type_name == "bool" else 0.0
+    return native.tensor(list(v.shape), fmt, type_name, fill, [{} for _ in range(v.ndim)], v.reshape(-1))
+
+
+def values_of(outputs, name):
+    return np.asarray(outputs[name]["values"])
+
+
+class Timed:
+    """A runner: run() returns (ms, result)."""
+
+    def __init__(self, run):
+        self.run = run
+
+
+def time_interleaved(runners, min_runs, budget_s):
+    """Round-robin timing of every runner, min_runs each (fewer, at least 3, where one run is so
+    slow that min_runs would pass budget_s)."""
+    first = {lib: r.run()[0] for lib, r in runners.items()}  # warm-up, also sizes the counts
+    counts = {lib: max(3, min(min_runs, int(budget_s * 1e3 / max(ms, 1e-3)))) for lib, ms in first.items()}
+    rounds = max(counts.values())
+    samples = {lib: [] for lib in runners}
+    gc.disable()
+    try:
+        for k in range(rounds):
+            for lib, r in runners.items():
+                n = counts[lib]
+                if (k + 1) * n // rounds > k * n // rounds:
+                    samples[lib].append(r.run()[0])
+    finally:
+        gc.enable()
+    return {lib: statistics.median(s) for lib, s in samples.items()}
+
+
+def symmetric_graph(path):
+    a = scipy.io.mmread(path).tocsr()
+    a = ((a != 0).astype(np.float64))
+    a = (sp.triu(a, 1) + sp.tril(a, -1)).tocsr()
+    a.sort_indices()
+    return a
+
+
+def check_parents(name, a, level, parent, sources):
+    """Every reached non-source vertex's parent is one level (or distance) up with an edge to it."""
+    coo = a.tocoo()
+    edges = set(zip(coo.row.tolist(), coo.col.tolist()))
+    for j in range(a.shape[0]):
+        if j in sources or level[j] < 0:
+            continue
+        p = int(parent[j])
+        if not (0 <= p < a.shape[0] and (p, j) in edges):
+            sys.exit(f"{name}: parent {p} of vertex {j} has no edge to it")
+
+
+def bfs_rows(root, graphs, threads, opts, cache_dir):
+    rows = []
+    text = example(root, "bfs.siskin")
+    for gname, a in graphs:
+        n = a.shape[0]
+        source = 0
+        s = np.zeros(n, dtype=np.bool_)
+        s[source] = True
+        inputs = {"A": csr_tensor(a, "bool", False), "s": dense_tensor(s, "bool")}
+        gb_a = native.graphblas.bool_from_coo(n, n, a.tocoo().row.astype(np.int64), a.tocoo().col.astype(np.int64))
+        for t in threads:
+            native.graphblas.set_nthreads(t)
+            prog = native.Program(text, inputs, {"L": "", "parent": ""}, cache_dir, {"L": 1, "parent": 1}, {}, t)
+            prog.run()
+            out = prog.outputs()
+            level, parent = values_of(out, "L"), values_of(out, "parent")
+            _, gl, gp = native.graphblas.bfs(gb_a, source)
+            if not np.array_equal(level, gl):
+                sys.exit(f"bfs on {gname}: siskin's levels differ from GraphBLAS's at {np.flatnonzero(level != gl)[:10]}")
+            check_parents(f"bfs.siskin on {gname}", a, level, parent, {source})
+            check_parents(f"GraphBLAS bfs on {gname}", a, gl, gp, {source})
+            med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)),
+                                    "graphblas": Timed(lambda: native.graphblas.bfs(gb_a, source))},
+                                   opts.min_runs, opts.budget_s)
+            rows.append({"app": "BFS (push, levels and parents)", "input": gname, "threads": t,
+                         "levels": int(level.max()), "ms": med, "compile_ms": prog.compile_ms})
+    return rows
+
+
+def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
+    rows = []
+    text = example(root, "bellman_ford.siskin")
+    for gname, a in graphs:
+        n = a.shape[0]
+        w = a.copy()
+        w.data = np.random.default_rng(n).integers(1, 10, size=w.nnz).astype(np.float64)
+        sources = [0, n // 2]
+        s = np.zeros(n, dtype=np.bool_)
+        s[sources] = True
+        inputs = {"W": csr_tensor(w, "float64", float("inf")), "s": dense_tensor(s, "bool")}
+        wc = w.tocoo()
+        gb_w = native.graphblas.from_coo(n, n, wc.row.astype(np.int64), wc.col.astype(np.int64), wc.data)
+        src = np.array(sources, dtype=np.int64)
+        for t in threads:
+            native.graphblas.set_nthreads(t)
+            prog = native.Program(text, inputs, {"d": "", "p": ""}, cache_dir, {"d": 1, "p": 1}, {}, t)
+            prog.run()
+            out = prog.outputs()
+            d, p = values_of(out, "d"), values_of(out, "p")
+            _, gd, gp = native.graphblas.bellman_ford(gb_w, src)
+            if not np.array_equal(d, gd):
+                sys.exit(f"bellman_ford on {gname}: siskin's distances differ from GraphBLAS's at "
+                         f"{np.flatnonzero(d != gd)[:10]}")
+            reach = np.where(np.isinf(d), -1, 0)
+            check_parents(f"bellman_ford.siskin on {gname}", w, reach, p, set(sources))
+            check_parents(f"GraphBLAS bellman_ford on {gname}", w, reach, gp, set(sources))
+            med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)),
+                                    "graphblas": Timed(lambda: native.graphblas.bellman_ford(gb_w, src))},
+                                   opts.min_runs, opts.budget_s)
+            rows.append({"app": "Bellman-Ford (distances and parents)", "input": gname, "threads": t,
+                         "ms": med, "compile_ms": prog.compile_ms})
+    return rows
+
+
+def digit_images(matrices, magnify, grid):
+    """A grid x grid mosaic of the first grid^2 shared 32x32 digits, each magnified."""
+    images = scipy.io.mmread(os.path.join(matrices, "sparse-images-1024_subset.mtx")).tocsr()
+    tiles = [np.kron(images[k].toarray().reshape(32, 32) != 0, np.ones((magnify, magnify), dtype=bool))
+             for k in range(grid * grid)]
+    return np.block([[tiles[r * grid + c] for c in range(grid)] for r in range(grid)])
+
+
+def erosion_rows(root, matrices, opts, cache_dir):
+    import cv2
+    cv2.setNumThreads(1)
+    rows = []
+    text = example(root, "erosion.siskin")
+    kernel = np.ones((3, 3), dtype=np.uint8)
+    for magnify, grid in ((4, 8), (16, 4)) if not opts.quick else ((4, 4),):
+        image = digit_images(matrices, magnify, grid)
+        name = f"{grid}x{grid} digits x{magnify} ({image.shape[0]}x{image.shape[1]}, {image.mean():.0%} set)"
+        u8 = image.astype(np.uint8)
+        # cv2's default border for erode is the largest value: outside counts as set, as in
+        # erosion.siskin.
+        want = cv2.erode(u8, kernel) != 0
+        dense = dense_tensor(image, "bool")
+        for fmt in ("dense", "dense(0)/runlist(1)"):
+            a = dense if fmt == "dense" else native.convert_compiled(dense, fmt)[0]
+            prog = native.Program(text, {"A": a}, {"E": ""}, cache_dir, {"E": 2}, {}, 1)
+            prog.run()
+            got = values_of(prog.outputs(), "E").reshape(image.shape)
+            if not np.array_equal(got, want):
+                sys.exit(f"erosion ({fmt}) on {name}: differs from cv2.erode at {np.argwhere(got != want)[:5].tolist()}")
+
+            def cv_run():
+                t0 = time.perf_counter()
+                r = cv2.erode(u8, kernel)
+                return (time.perf_counter() - t0) * 1e3, r
+            med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)), "opencv": Timed(cv_run)},
+                                   opts.min_runs, opts.budget_s)
+            rows.append({"app": f"erosion 3x3, A {fmt}", "input": name, "threads": 1, "ms": med,
+                         "compile_ms": prog.compile_ms})
+    return rows
+
+
+def band_matrix(n, width, seed):
+    rng = np.random.default_rng(seed)
+    half = width // 2
+    offsets = list(range(-half, width - half))
+    return sp.diags([rng.uniform(-1, 1, n - abs(k)) for k in offsets], offsets, shape=(n, n), format="csr")
+
+
+def spmv_inputs(matrices, quick):
+    out = []
+    for name in ("olm1000", "rdb3200l") if quick else ("olm1000", "rdb3200l", "pts5ldd03", "bcsstk13", "add32"):
+        a = scipy.io.mmread(os.path.join(matrices, name + ".mtx")).tocsr()
+        a.eliminate_zeros()
+        out.append((name, a, False))
+    for width in ((5,) if quick else (5, 30, 100)):
+        out.append((f"band {width} (n 100000)", band_matrix(100_000, width, width), True))
+    n = 100_000 if quick else 1_000_000
+    perm = sp.csr_matrix((np.ones(n), (np.arange(n), np.arange(n)[::-1])), shape=(n, n))
+    out.append((f"reverse permutation (n {n})", perm, False))
+    return out
+
+
+SPMV_FORMATS = ["dense(0)/sparselist(1)", "dense(0)/sparseband(1)", "dense(0)/sparseblocklist(1)",
+                "dense(0)/sparserunlist(1)", "dense(0)/sparsepoint(1)"]
+
+
+def spmv_rows(matrices, opts, cache_dir):
+    rows = []
+    text = "y[i] += A[i,j] * x[j]"
+    for name, a, banded in spmv_inputs(matrices, opts.quick):
+        a = sp.csr_matrix(a)
+        a.sort_indices()
+        x = np.random.default_rng(a.shape[1]).standard_normal(a.shape[1])
+        want = a @ x
+        csr = csr_tensor(a)
+        xt = dense_tensor(x, "float64")
+        runners, notes = {}, {}
+        for fmt in SPMV_FORMATS:
+            label = fmt.split("/")[1].split("(")[0]
+            try:
+                t = csr if label == "sparselist" else native.convert_compiled(csr, fmt)[0]
+                prog = native.Program(text, {"A": t, "x": xt}, {"y": ""}, cache_dir, {"y": 1}, {}, 1)
+            except native.SiskinError as e:  # the format does not hold this matrix (a second run, ...)
+                notes[label] = str(e).splitlines()[0][:80]
+                continue
+            prog.run()
+            got = values_of(prog.outputs(), "y")
+            if not np.allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(a).sum()):
+                sys.exit(f"spmv ({fmt}) on {name}: differs from scipy by {np.abs(got - want).max()}")
+            runners["siskin " + ("csr" if label == "sparselist" else label)] = Timed(
+                lambda prog=prog: (prog.run(), None))
+
+        def scipy_run(m):
+            def run():
+                t0 = time.perf_counter()
+                r = m @ x
+                return (time.perf_counter() - t0) * 1e3, r
+            return Timed(run)
+        runners["scipy csr"] = scipy_run(a)
+        if banded:
+            runners["scipy dia"] = scipy_run(a.todia())
+        med = time_interleaved(runners, opts.min_runs, opts.budget_s)
+        rows.append({"app": "SpMV", "input": name, "threads": 1, "ms": med, "nnz": int(a.nnz), "refused": notes})
+    return rows
+
+
+def ratio_table(rows, peer, ours):
+    lines = ["| application | input | threads | siskin ms | " + peer + " ms | siskin speed-up |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        s, p = r["ms"][ours], r["ms"][peer]
+        lines.append(f"| {r['app']} | {r['input']} | {r['threads']} | {s:.3f} | {p:.3f} | {p / s:.2f}x |")
+    return lines
+
+
+def spmv_table(rows):
+    libs = []
+    for r in rows:
+        libs += [lib for lib in r["ms"] if lib not in libs]
+    lines = ["| input | nnz | " + " | ".join(f"{lib} ms" for lib in libs) +
+             " | best siskin / siskin csr | best siskin / scipy csr | best scipy / best siskin |",
+             "|---|---|" + "---|" * (len(libs) + 3)]
+    for r in rows:
+        ms = r["ms"]
+        cells = [f"{ms[lib]:.3f}" if lib in ms else "-" for lib in libs]
+        best = min(v for k, v in ms.items() if k.startswith("siskin"))
+        scipy_best = min(v for k, v in ms.items() if k.startswith("scipy"))
+        lines.append(f"| {r['input']} | {r['nnz']} | " + " | ".join(cells) +
+                     f" | {ms['siskin csr'] / best:.2f}x | {ms['scipy csr'] / best:.2f}x | {scipy_best / best:.2f}x |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--out", required=True, help="the report (.md); the rows go beside it as .json")
+    parser.add_argument("--matrices", default=None)
+    parser.add_argument("--quick", action="store_true", help="small inputs, one thread count (a smoke run)")
+    parser.add_argument("--threads", default=None, help="thread counts of the graph rows (default 1,all cores)")
+    parser.add_argument("--min-runs", type=int, default=7)
+    parser.add_argument("--budget-s", type=float, default=10.0, help="fewer runs where one is slower than this / min-runs")
+    parser.add_argument("--only", default="bfs,bellman_ford,erosion,spmv")
+    parser.add_argument("--command", default="bench/run-finch", help="the command line to record in the report")
+    opts = parser.parse_args()
+    matrices = opts.matrices or os.path.join(opts.root, "..", "shared", "data", "matrices")
+    threads = ([int(t) for t in opts.threads.split(",")] if opts.threads
+               else [1] if opts.quick else sorted({1, os.cpu_count() or 1}))
+    names = ("ca-GrQc",) if opts.quick else ("luxembourg_osm", "email-Enron")
+    graphs = [(n, symmetric_graph(os.path.join(matrices, n + ".mtx"))) for n in names]
+    only = set(opts.only.split(","))
+    load_before = os.getloadavg()
+    cache_dir = tempfile.mkdtemp(prefix="siskin-finch-jit-")
+    rows = {}
+    if "bfs" in only:
+        rows["bfs"] = bfs_rows(opts.root, graphs, threads, opts, cache_dir)
+    if "bellman_ford" in only:
+        rows["bellman_ford"] = bellman_ford_rows(opts.root, graphs, threads, opts, cache_dir)
+    if "erosion" in only:
+        rows["erosion"] = erosion_rows(opts.root, matrices, opts, cache_dir)
+    if "spmv" in only:
+        rows["spmv"] = spmv_rows(matrices, opts, cache_dir)
+    native.graphblas.set_nthreads(1)
+    load_after = os.getloadavg()
+    info = machine.describe(native)
+    import cv2
+    lines = [f"# Finch's applications against their peers ({'quick smoke run' if opts.quick else 'full run'})", "",
+             f"Command: `{opts.command}` ({info['date']}).", "",
+             f"Machine: {info['machine']}. {info['versions']}, OpenCV {cv2.__version__}.", "",
+             f"Load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in load_before)}; "
+             f"after: {', '.join(f'{x:.2f}' for x in load_after)}. On a loaded machine these ratios are "
+             "a smoke run, not a measurement.", "",
+             "Medians of interleaved runs (siskin, peer, siskin, ...), each result checked against the peer's "
+             "first. siskin runs the whole example program (every kernel of its while loop and the host loop "
+             "between them), compiled once before timing. GraphBLAS runs at the row's thread count (its own "
+             "default is every core); siskin at the same count. Speed-up > 1: siskin is faster.", ""]
+    for key, peer, title in (("bfs", "graphblas", "BFS (examples/bfs.siskin) against GraphBLAS push BFS"),
+                             ("bellman_ford", "graphblas",
+                              "Bellman-Ford (examples/bellman_ford.siskin) against GraphBLAS min.+ passes"),
+                             ("erosion", "opencv", "Erosion (examples/erosion.siskin) against cv2.erode")):
+        if key in rows:
+            lines += [f"## {title}", ""] + ratio_table(rows[key], peer, "siskin") + [""]
+    if "spmv" in rows:
+        lines += ["## Structured SpMV (y[i] += A[i,j] * x[j], 1 thread)", "",
+                  "Formats the matrix does not fit are absent from its row (refused at conversion).", ""]
+        lines += spmv_table(rows["spmv"]) + [""]
+        best = [min(v for k, v in r["ms"].items() if k.startswith("siskin")) for r in rows["spmv"]]
+        geo = float(np.exp(np.mean([np.log(r["ms"]["siskin csr"] / b) for r, b in zip(rows["spmv"], best)])))
+        lines += [f"Geomean of the best format over siskin csr: {geo:.2f}x.", ""]
+    os.makedirs(os.path.dirname(os.path.abspath(opts.out)), exist_ok=True)
+    with open(opts.out, "w") as f:
+        f.write("\n".join(lines))
+    with open(os.path.splitext(opts.out)[0] + ".json", "w") as f:
+        json.dump({"info": info, "load_before": load_before, "load_after": load_after, "rows": rows}, f, indent=1)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
