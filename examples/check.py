@@ -68,20 +68,31 @@ def graph_inputs(matrices):
     return graphs
 
 
-def check_bfs(cli, tmp, name, a):
+def check_bfs(cli, tmp, name, a, program="bfs.siskin", interpret=False):
+    """bfs.siskin (push) or bfs_direction.siskin (push or pull by the frontier's size, reading
+    the transpose too) against scipy.sparse.csgraph; with `interpret`, also the reference
+    evaluator's levels and parents, equal to the compiled ones."""
     n = a.shape[0]
     source = n // 3
     s = np.zeros(n)
     s[source] = 1
     write_matrix(f"{tmp}/A.mtx", a)
     write_vector(f"{tmp}/s.mtx", s)
-    run(cli, "bfs.siskin", ["-i", f"A={tmp}/A.mtx:csr", "--type", "A=bool", "-i", f"s={tmp}/s.mtx",
-                            "--type", "s=bool", "-o", f"L={tmp}/L.mtx", "-o", f"parent={tmp}/p.mtx"])
+    args = ["-i", f"A={tmp}/A.mtx:csr", "--type", "A=bool", "-i", f"s={tmp}/s.mtx", "--type", "s=bool"]
+    if program == "bfs_direction.siskin":
+        write_matrix(f"{tmp}/AT.mtx", a.T)
+        args += ["-i", f"AT={tmp}/AT.mtx:csr", "--type", "AT=bool"]
+    run(cli, program, args + ["-o", f"L={tmp}/L.mtx", "-o", f"parent={tmp}/p.mtx"])
+    if interpret:
+        run(cli, program, args + ["-o", f"L={tmp}/Lr.mtx", "-o", f"parent={tmp}/pr.mtx", "--interpret"])
+        for mine, ref in (("L", "Lr"), ("p", "pr")):
+            if not np.array_equal(read_vector(f"{tmp}/{mine}.mtx"), read_vector(f"{tmp}/{ref}.mtx")):
+                sys.exit(f"{program} on {name}: {mine} differs from the reference evaluator's")
     got = read_vector(f"{tmp}/L.mtx")
     want = csgraph.shortest_path(a, directed=True, unweighted=True, indices=source)
     want = np.where(np.isinf(want), -1, want)
     if not np.array_equal(got, want):
-        sys.exit(f"bfs.siskin on {name}: levels differ from scipy.sparse.csgraph at "
+        sys.exit(f"{program} on {name}: levels differ from scipy.sparse.csgraph at "
                  f"{np.flatnonzero(got != want)[:10]}")
     parent = read_vector(f"{tmp}/p.mtx").astype(np.int64)
     edges = a.todok()
@@ -91,7 +102,7 @@ def check_bfs(cli, tmp, name, a):
         else:
             ok = 0 <= parent[j] < n and got[parent[j]] == got[j] - 1 and (parent[j], j) in edges
         if not ok:
-            sys.exit(f"bfs.siskin on {name}: parent {parent[j]} of vertex {j} (level {got[j]}) "
+            sys.exit(f"{program} on {name}: parent {parent[j]} of vertex {j} (level {got[j]}) "
                      f"is not one level up with an edge to it")
 
 
@@ -221,9 +232,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, a in graph_inputs(matrices):
             check_bfs(args.cli, tmp, name, a)
+            check_bfs(args.cli, tmp, name, a, "bfs_direction.siskin", interpret=a.shape[0] <= 300)
             check_triangles(args.cli, tmp, name, a)
             check_bellman_ford(args.cli, tmp, name, a)
-            print(f"ok: bfs, triangles, bellman_ford on {name}")
+            print(f"ok: bfs, bfs_direction, triangles, bellman_ford on {name}")
         for name, s in symmetric_inputs(matrices):
             check_symmetric_spmv(args.cli, tmp, name, s)
             print(f"ok: symmetric_spmv on {name}")
