@@ -110,32 +110,36 @@ def check_parents(name, a, level, parent, sources):
             sys.exit(f"{name}: parent {p} of vertex {j} has no edge to it")
 
 
+BFS_PROGRAMS = (("bfs.siskin", "BFS push"), ("bfs_direction.siskin", "BFS direction-optimising"))
+
+
 def bfs_rows(root, graphs, threads, opts, cache_dir):
     rows = []
-    text = example(root, "bfs.siskin")
-    for gname, a in graphs:
+    for (program, title), (gname, a), t in ((p, g, t) for p in BFS_PROGRAMS for g in graphs for t in threads):
+        text = example(root, program)
         n = a.shape[0]
         source = 0
         s = np.zeros(n, dtype=np.bool_)
         s[source] = True
         inputs = {"A": csr_tensor(a, "bool", False), "s": dense_tensor(s, "bool")}
+        if program == "bfs_direction.siskin":
+            inputs["AT"] = csr_tensor(a.T, "bool", False)
         gb_a = native.graphblas.bool_from_coo(n, n, a.tocoo().row.astype(np.int64), a.tocoo().col.astype(np.int64))
-        for t in threads:
-            native.graphblas.set_nthreads(t)
-            prog = native.Program(text, inputs, {"L": "", "parent": ""}, cache_dir, {"L": 1, "parent": 1}, {}, t)
-            prog.run()
-            out = prog.outputs()
-            level, parent = values_of(out, "L"), values_of(out, "parent")
-            _, gl, gp = native.graphblas.bfs(gb_a, source)
-            if not np.array_equal(level, gl):
-                sys.exit(f"bfs on {gname}: siskin's levels differ from GraphBLAS's at {np.flatnonzero(level != gl)[:10]}")
-            check_parents(f"bfs.siskin on {gname}", a, level, parent, {source})
-            check_parents(f"GraphBLAS bfs on {gname}", a, gl, gp, {source})
-            med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)),
-                                    "graphblas": Timed(lambda: native.graphblas.bfs(gb_a, source))},
-                                   opts.min_runs, opts.budget_s)
-            rows.append({"app": "BFS (push, levels and parents)", "input": gname, "threads": t,
-                         "levels": int(level.max()), "ms": med, "compile_ms": prog.compile_ms})
+        native.graphblas.set_nthreads(t)
+        prog = native.Program(text, inputs, {"L": "", "parent": ""}, cache_dir, {"L": 1, "parent": 1}, {}, t)
+        prog.run()
+        out = prog.outputs()
+        level, parent = values_of(out, "L"), values_of(out, "parent")
+        _, gl, gp = native.graphblas.bfs(gb_a, source)
+        if not np.array_equal(level, gl):
+            sys.exit(f"bfs on {gname}: siskin's levels differ from GraphBLAS's at {np.flatnonzero(level != gl)[:10]}")
+        check_parents(f"{program} on {gname}", a, level, parent, {source})
+        check_parents(f"GraphBLAS bfs on {gname}", a, gl, gp, {source})
+        med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)),
+                                "graphblas": Timed(lambda: native.graphblas.bfs(gb_a, source))},
+                               opts.min_runs, opts.budget_s)
+        rows.append({"app": f"{title} (levels and parents)", "input": gname, "threads": t,
+                     "levels": int(level.max()), "ms": med, "compile_ms": prog.compile_ms})
     return rows
 
 
@@ -349,7 +353,8 @@ def main():
              "first. siskin runs the whole example program (every kernel of its while loop and the host loop "
              "between them), compiled once before timing. GraphBLAS runs at the row's thread count (its own "
              "default is every core); siskin at the same count. Speed-up > 1: siskin is faster.", ""]
-    for key, peer, title in (("bfs", "graphblas", "BFS (examples/bfs.siskin) against GraphBLAS push BFS"),
+    for key, peer, title in (("bfs", "graphblas", "BFS (examples/bfs.siskin, bfs_direction.siskin) against "
+                              "GraphBLAS push BFS"),
                              ("bellman_ford", "graphblas",
                               "Bellman-Ford (examples/bellman_ford.siskin) against GraphBLAS min.+ passes"),
                              ("erosion", "opencv", "Erosion (examples/erosion.siskin) against cv2.erode")):
