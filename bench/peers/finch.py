@@ -16,7 +16,6 @@ and vectors equal) before timing; a mismatch fails the command. Timing interleav
 round by round; medians and their ratios go to the report.
 """
 import argparse
-import gc
 import json
 import os
 import statistics
@@ -37,6 +36,7 @@ import scipy.sparse as sp  # noqa: E402
 import siskin_native as native  # noqa: E402
 
 import machine  # noqa: E402
+from driver import interleaved  # noqa: E402
 
 
 def example(root, name):
@@ -76,18 +76,16 @@ def time_interleaved(runners, min_runs, budget_s):
     slow that min_runs would pass budget_s)."""
     first = {lib: r.run()[0] for lib, r in runners.items()}  # warm-up, also sizes the counts
     counts = {lib: max(3, min(min_runs, int(budget_s * 1e3 / max(ms, 1e-3)))) for lib, ms in first.items()}
-    rounds = max(counts.values())
-    samples = {lib: [] for lib in runners}
-    gc.disable()
-    try:
-        for k in range(rounds):
-            for lib, r in runners.items():
-                n = counts[lib]
-                if (k + 1) * n // rounds > k * n // rounds:
-                    samples[lib].append(r.run()[0])
-    finally:
-        gc.enable()
-    return {lib: statistics.median(s) for lib, s in samples.items()}
+    return {lib: statistics.median(s) for lib, s in interleaved(runners, counts).items()}
+
+
+def vector_program(text, inputs, names, threads, cache_dir):
+    """The program compiled for these inputs, its outputs `names` dense vectors, run once:
+    (the program, the outputs' values)."""
+    prog = native.Program(text, inputs, {n: "" for n in names}, cache_dir, {n: 1 for n in names}, {}, threads)
+    prog.run()
+    out = prog.outputs()
+    return prog, [values_of(out, n) for n in names]
 
 
 def symmetric_graph(path):
@@ -126,10 +124,7 @@ def bfs_rows(root, graphs, threads, opts, cache_dir):
             inputs["AT"] = csr_tensor(a.T, "bool", False)
         gb_a = native.graphblas.bool_from_coo(n, n, a.tocoo().row.astype(np.int64), a.tocoo().col.astype(np.int64))
         native.graphblas.set_nthreads(t)
-        prog = native.Program(text, inputs, {"L": "", "parent": ""}, cache_dir, {"L": 1, "parent": 1}, {}, t)
-        prog.run()
-        out = prog.outputs()
-        level, parent = values_of(out, "L"), values_of(out, "parent")
+        prog, (level, parent) = vector_program(text, inputs, ["L", "parent"], t, cache_dir)
         _, gl, gp = native.graphblas.bfs(gb_a, source)
         if not np.array_equal(level, gl):
             sys.exit(f"bfs on {gname}: siskin's levels differ from GraphBLAS's at {np.flatnonzero(level != gl)[:10]}")
@@ -159,10 +154,7 @@ def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
         src = np.array(sources, dtype=np.int64)
         for t in threads:
             native.graphblas.set_nthreads(t)
-            prog = native.Program(text, inputs, {"d": "", "p": ""}, cache_dir, {"d": 1, "p": 1}, {}, t)
-            prog.run()
-            out = prog.outputs()
-            d, p = values_of(out, "d"), values_of(out, "p")
+            prog, (d, p) = vector_program(text, inputs, ["d", "p"], t, cache_dir)
             _, gd, gp = native.graphblas.bellman_ford(gb_w, src)
             if not np.array_equal(d, gd):
                 sys.exit(f"bellman_ford on {gname}: siskin's distances differ from GraphBLAS's at "
