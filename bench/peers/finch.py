@@ -65,10 +65,15 @@ def values_of(outputs, name):
 
 
 class Timed:
-    """A runner: run() returns (ms, result)."""
+    """A runner for driver.interleaved: run() returns (ms, result) from a call that returns
+    (ms, result...) (GraphBLAS's graph algorithms return several arrays)."""
 
-    def __init__(self, run):
-        self.run = run
+    def __init__(self, call):
+        self.call = call
+
+    def run(self):
+        ms, *result = self.call()
+        return ms, result
 
 
 def time_interleaved(runners, min_runs, budget_s):
@@ -79,10 +84,11 @@ def time_interleaved(runners, min_runs, budget_s):
     return {lib: statistics.median(s) for lib, s in interleaved(runners, counts).items()}
 
 
-def vector_program(text, inputs, names, threads, cache_dir):
-    """The program compiled for these inputs, its outputs `names` dense vectors, run once:
-    (the program, the outputs' values)."""
-    prog = native.Program(text, inputs, {n: "" for n in names}, cache_dir, {n: 1 for n in names}, {}, threads)
+def vector_program(text, inputs, names, threads, cache_dir, formats=None):
+    """The program compiled for these inputs, its outputs `names` dense vectors (other vector
+    outputs in `formats`), run once: (the program, the outputs' values)."""
+    outputs = {n: "" for n in names} | (formats or {})
+    prog = native.Program(text, inputs, outputs, cache_dir, {n: 1 for n in outputs}, {}, threads)
     prog.run()
     out = prog.outputs()
     return prog, [values_of(out, n) for n in names]
@@ -108,12 +114,18 @@ def check_parents(name, a, level, parent, sources):
             sys.exit(f"{name}: parent {p} of vertex {j} has no edge to it")
 
 
-BFS_PROGRAMS = (("bfs.siskin", "BFS push"), ("bfs_direction.siskin", "BFS direction-optimising"))
+# (program, title, frontier format): the frontiers F and G dense, or a sparsebytemap that the
+# next level walks by its stored coordinates (GraphBLAS likewise keeps a small frontier sparse).
+BYTEMAP = "sparsebytemap(0)"
+BFS_PROGRAMS = (("bfs.siskin", "BFS push", None), ("bfs.siskin", "BFS push, bytemap frontier", BYTEMAP),
+                ("bfs_direction.siskin", "BFS direction-optimising", None),
+                ("bfs_direction.siskin", "BFS direction-optimising, bytemap frontier", BYTEMAP))
 
 
 def bfs_rows(root, graphs, threads, opts, cache_dir):
     rows = []
-    for (program, title), (gname, a), t in ((p, g, t) for p in BFS_PROGRAMS for g in graphs for t in threads):
+    for (program, title, frontier), (gname, a), t in ((p, g, t) for p in BFS_PROGRAMS for g in graphs
+                                                     for t in threads):
         text = example(root, program)
         n = a.shape[0]
         source = 0
@@ -124,7 +136,8 @@ def bfs_rows(root, graphs, threads, opts, cache_dir):
             inputs["AT"] = csr_tensor(a.T, "bool", False)
         gb_a = native.graphblas.bool_from_coo(n, n, a.tocoo().row.astype(np.int64), a.tocoo().col.astype(np.int64))
         native.graphblas.set_nthreads(t)
-        prog, (level, parent) = vector_program(text, inputs, ["L", "parent"], t, cache_dir)
+        prog, (level, parent) = vector_program(text, inputs, ["L", "parent"], t, cache_dir,
+                                               {"F": frontier, "G": frontier} if frontier else None)
         _, gl, gp = native.graphblas.bfs(gb_a, source)
         if not np.array_equal(level, gl):
             sys.exit(f"bfs on {gname}: siskin's levels differ from GraphBLAS's at {np.flatnonzero(level != gl)[:10]}")
