@@ -36,10 +36,15 @@ DistributedMatrix matrix_from_entries(const EntryWords& owned, const RowPartitio
             int64_t c = owned.words[k];
             if (c < c0 || c >= c1) column_map.push_back(c);
         }
+        const size_t entries = owned.words.size() / 3, off_entries = column_map.size();
         std::sort(column_map.begin(), column_map.end());
         column_map.erase(std::unique(column_map.begin(), column_map.end()), column_map.end());
         CoordinateList diag, off;
         diag.ndims = off.ndims = 2;
+        diag.coords.reserve((entries - off_entries) * 2);
+        diag.values.reserve(entries - off_entries);
+        off.coords.reserve(off_entries * 2);
+        off.values.reserve(off_entries);
         for (size_t k = 0; k < owned.words.size(); k += 3) {
             int64_t r = owned.words[k] - r0, c = owned.words[k + 1];
             Scalar v = value_of_bits(owned.type, owned.words[k + 2]);

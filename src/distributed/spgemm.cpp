@@ -120,17 +120,26 @@ DistributedMatrix spgemm(const DistributedMatrix& a, const DistributedMatrix& b,
         std::sort(columns.begin(), columns.end());
         columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
         auto compressed = [&](int64_t c) { return std::lower_bound(columns.begin(), columns.end(), c) - columns.begin(); };
+        // Sized up front: these lists hold every entry of A's rows and of the B rows they meet.
         CoordinateList left, right;
         left.ndims = right.ndims = 2;
+        size_t left_entries = static_cast<size_t>(a.diagonal().stored() + a.off_diagonal().stored());
+        size_t right_entries = (mine.entries.size() + fetched.size()) / 2;
+        left.coords.reserve(left_entries * 2);
+        left.values.reserve(left_entries);
+        right.coords.reserve(right_entries * 2);
+        right.values.reserve(right_entries);
         a.diagonal().for_each_stored([&](std::span<const int64_t> c, const Scalar& v) { left.add(c, v); });
         a.off_diagonal().for_each_stored([&](std::span<const int64_t> c, const Scalar& v) {
-            left.add(std::vector<int64_t>{c[0], c[1] + own}, v);
+            const int64_t at[2] = {c[0], c[1] + own};
+            left.add(at, v);
         });
         auto add_rows = [&](const std::vector<int64_t>& starts, const std::vector<int64_t>& words, int64_t first) {
             for (size_t r = 0; r + 1 < starts.size(); ++r)
-                for (int64_t k = starts[r]; k < starts[r + 1]; ++k)
-                    right.add(std::vector<int64_t>{first + static_cast<int64_t>(r), compressed(words[static_cast<size_t>(k) * 2])},
-                              value_of_bits(b.type(), words[static_cast<size_t>(k) * 2 + 1]));
+                for (int64_t k = starts[r]; k < starts[r + 1]; ++k) {
+                    const int64_t at[2] = {first + static_cast<int64_t>(r), compressed(words[static_cast<size_t>(k) * 2])};
+                    right.add(at, value_of_bits(b.type(), words[static_cast<size_t>(k) * 2 + 1]));
+                }
         };
         add_rows(mine.starts, mine.entries, 0);
         add_rows(fetched_starts, fetched, own);
@@ -145,6 +154,7 @@ DistributedMatrix spgemm(const DistributedMatrix& a, const DistributedMatrix& b,
         owned.type = c.type();
         owned.fill = c.fill();
         int64_t r0 = a.rows().begin();
+        owned.words.reserve(static_cast<size_t>(c.stored()) * 3);
         c.for_each_stored([&](std::span<const int64_t> x, const Scalar& v) {
             owned.add(x[0] + r0, columns[static_cast<size_t>(x[1])], v);
         });
