@@ -1,6 +1,8 @@
 // The planner on a chain of three matrix products: the order a hand analysis picks on skewed
 // inputs (the sparse pair first), and every candidate computing what the program computes.
 #include <cmath>
+#include <memory>
+#include <set>
 
 #include "compiler_test_util.hpp"
 #include "siskin/planner.hpp"
@@ -81,16 +83,49 @@ TEST(PlannerStatistics, AHugeDimensionIsNotCountedAndNoPlanIsWeighed) {
     EXPECT_EQ(plan.candidates[0].description, "as written (not weighed)");
 }
 
-TEST(PlannerStatistics, MeasuredOncePerStorage) {
+TEST(PlannerStatistics, MeasuredOncePerContent) {
     Tensor a = random_matrix(30, 30, 0.1, 5), b = random_matrix(30, 30, 0.1, 6);
     auto first = statistics_of(a);
     EXPECT_EQ(statistics_of(a).get(), first.get()); // the same object: no second scan
     EXPECT_NE(statistics_of(b).get(), first.get());
     EXPECT_EQ(first->entries, TensorStatistics::of(a).entries);
-    Tensor copy = a; // other buffers: measured again, to the same numbers
-    auto again = statistics_of(copy);
-    EXPECT_NE(again.get(), first.get());
-    EXPECT_EQ(again->per_coordinate, first->per_coordinate);
+    Tensor copy = a; // other buffers, the same bytes: the same statistics
+    EXPECT_EQ(statistics_of(copy).get(), first.get());
+    Tensor csc = a.convert(Format::csc()); // the same entries stored otherwise: measured again
+    EXPECT_NE(statistics_of(csc).get(), first.get());
+}
+
+TEST(PlannerStatistics, EntriesChangedInPlaceAreMeasuredAgain) {
+    // The same buffers at the same addresses and lengths, other contents: a key of addresses
+    // would return the first statistics.
+    Tensor a = make({3, 4}, "csr", {{{0, 1}, 1}, {{2, 2}, 3}});
+    auto before = statistics_of(a);
+    EXPECT_EQ(before->per_coordinate[1], (std::vector<int64_t>{0, 1, 1, 0}));
+    const void* crd = a.level(1).buffers.back().data<void>();
+    a.level(1).buffers.back().set(1, Scalar::of(int64_t{3})); // row 2's entry moves to column 3
+    a.values().set(0, Scalar::of(0.0));                       // row 0's entry becomes the fill
+    ASSERT_EQ(a.level(1).buffers.back().data<void>(), crd);
+    auto after = statistics_of(a);
+    EXPECT_NE(after.get(), before.get());
+    EXPECT_EQ(after->entries, 1);
+    EXPECT_EQ(after->per_coordinate[1], (std::vector<int64_t>{0, 0, 0, 1}));
+}
+
+TEST(PlannerStatistics, ATensorAllocatedWhereAFreedOneWasGetsItsOwnStatistics) {
+    // Freed and allocated again with the same sizes, the buffers usually land at the same
+    // addresses; the statistics must be the new tensor's either way.
+    std::vector<int64_t> entries;
+    for (uint64_t seed = 20; seed < 26; ++seed) {
+        auto t = std::make_unique<Tensor>(random_matrix_of(40, 40, 0.2, "csr", seed, 0.0,
+                                                           [&](double u) { return u < 0.5 ? 0.0 : u; }));
+        auto s = statistics_of(*t);
+        TensorStatistics fresh = TensorStatistics::of(*t);
+        EXPECT_EQ(s->entries, fresh.entries) << seed;
+        EXPECT_EQ(s->per_coordinate, fresh.per_coordinate) << seed;
+        EXPECT_EQ(s->max_fibre, fresh.max_fibre) << seed;
+        entries.push_back(s->entries);
+    }
+    EXPECT_GT(std::set<int64_t>(entries.begin(), entries.end()).size(), 1u); // not all alike
 }
 
 } // namespace

@@ -30,6 +30,7 @@
 #include "siskin/compiler.hpp"
 #include "siskin/format.hpp"
 #include "siskin/ir/program.hpp"
+#include "siskin/planner.hpp"
 #include "siskin/reference.hpp"
 #include "siskin/tensor.hpp"
 #include "siskin/value.hpp"
@@ -70,6 +71,11 @@ struct ComputeOptions {
     /// Run the dense reference evaluator instead of compiled code (the oracle of the tests).
     bool interpret = false;
     CompileOptions compile = {};
+    /// Which of the planner's plans runs (include/siskin/planner.hpp): by default the cheapest
+    /// estimate on the inputs computed first (the loops of the expression's program are the
+    /// array layer's, so the planner may reorder them: a matrix-vector product over a csc
+    /// matrix reads it by columns); `as_written` the program as lower() builds it.
+    PlanChoice plan = {};
 };
 
 /// What compute() runs: the program, its input tensors, every output's spec (dense temporaries

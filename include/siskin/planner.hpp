@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "siskin/compiler.hpp"
 #include "siskin/format.hpp"
 #include "siskin/ir/program.hpp"
 #include "siskin/reference.hpp"
@@ -42,10 +44,10 @@ struct TensorStatistics {
     static TensorStatistics of(const Tensor& t);
 };
 
-/// The statistics of `t`, measured once per storage: a later call for a tensor over the same
-/// buffers (their addresses and lengths, with the same shape, format and fill) returns the same
-/// object without a scan. Values changed in place keep the statistics first measured (they are
-/// estimates for the planner, never used for results). The 64 most recent are kept.
+/// The statistics of `t`, measured once per content: a later call for a tensor whose buffers
+/// hold the same bytes (a hash of each, with the same shape, format and fill) returns the same
+/// object without a scan; other contents at the same addresses (a tensor freed and another
+/// allocated there, entries changed in place) are measured anew. The 64 most recent are kept.
 std::shared_ptr<const TensorStatistics> statistics_of(const Tensor& t);
 
 /// One way to run a program: the program compiled for it (the original, or a rewrite that
@@ -82,7 +84,48 @@ struct PlanCandidate {
 struct Plan {
     std::vector<PlanCandidate> candidates;
 };
+///
+/// `loops_are_free`: the program's loops, even written ones over whole extents (`for i in 0:n`
+/// where the reads make i run over 0:n), were chosen by a tool, not a user, so the planner may
+/// reorder them as it does implied loops (the lazy arrays' programs, src/array).
+struct PlanOptions {
+    bool loops_are_free = false;
+};
 Plan plan_program(const ir::Program& program, const std::map<std::string, const Tensor*>& inputs,
-                  const std::map<std::string, OutputSpec>& outputs = {});
+                  const std::map<std::string, OutputSpec>& outputs = {}, const PlanOptions& options = {});
+
+/// Which plan runs: the cheapest estimate (plan 0, the default), the program as written (the
+/// compiler's own choices), or plan `candidate` of plan_program's list (to check the model).
+struct PlanChoice {
+    bool as_written = false;
+    std::optional<size_t> candidate;
+};
+
+/// The candidate `choice` names; the program itself (described "as written") for as_written.
+/// Error when the candidate is past the list, or when both are given.
+PlanCandidate choose_plan(const Plan& plan, const ir::Program& program, const PlanChoice& choice);
+
+/// A program compiled through the plan `choice` names: the chosen candidate's program compiled
+/// for the inputs, with its temporaries as outputs of their own; run() returns the program's
+/// outputs only.
+struct PlannedProgram {
+    PlanCandidate chosen;
+    CompiledProgram compiled;
+    std::map<std::string, Tensor> run(const std::map<std::string, const Tensor*>& inputs) const;
+};
+/// plan_program, then compile_for on the chosen candidate (only that one is compiled). A plan
+/// depends on the inputs' statistics, not only on their formats: a caller that runs the result
+/// on other tensors of the same formats runs the plan chosen for these (correct, maybe slower).
+PlannedProgram compile_planned(const ir::Program& program, const std::map<std::string, const Tensor*>& inputs,
+                               const std::map<std::string, OutputSpec>& outputs = {},
+                               const CompileOptions& options = {}, const PlanChoice& choice = {},
+                               const PlanOptions& plan_options = {});
+/// evaluate_compiled through the planner: the outputs evaluate_compiled gives for `program`
+/// (its contract: inferred shapes, types and fills, dense by default), computed by the chosen
+/// plan (by default the cheapest estimate; evaluate_compiled itself runs the program as written).
+std::map<std::string, Tensor> evaluate_planned(const ir::Program& program,
+                                               const std::map<std::string, const Tensor*>& inputs,
+                                               const std::map<std::string, OutputSpec>& outputs = {},
+                                               const CompileOptions& options = {}, const PlanChoice& choice = {});
 
 } // namespace siskin

@@ -48,10 +48,12 @@ class Array:
         """The siskin program compute() runs."""
         return self._native.program_text
 
-    def compute(self, format=None):
+    def compute(self, format=None, as_written=False):
         """Runs the expression as one compiled program: a siskin.Tensor (format: the result's;
-        default dense for a dense result, else the leading sparse operand's format)."""
-        return Tensor(self._native.compute(format))
+        default dense for a dense result, else the leading sparse operand's format). The
+        program runs in the planner's cheapest plan for these inputs (a product with a csc
+        matrix reads it by columns); as_written=True runs program_text as it is."""
+        return Tensor(self._native.compute(format, as_written))
 
     def to_numpy(self):
         return self.compute().to_numpy()
@@ -145,9 +147,10 @@ def lazy(x):
     return x if isinstance(x, Array) else _wrap(_siskin.lazy(_operand(x)))
 
 
-def compute(x, format=None):
-    """The value of a lazy array as a siskin.Tensor (a tensor is returned as it is)."""
-    return x.compute(format) if isinstance(x, Array) else asarray(x, format=format)
+def compute(x, format=None, as_written=False):
+    """The value of a lazy array as a siskin.Tensor (a tensor is returned as it is);
+    as_written: as Array.compute."""
+    return x.compute(format, as_written) if isinstance(x, Array) else asarray(x, format=format)
 
 
 def einsum(subscripts, *operands):

@@ -22,14 +22,16 @@ class Kernel:
     """A program compiled for the formats, dtypes and fills of its inputs: call it with inputs
     by name; it returns a dict of its outputs. The C is compiled once per kind of input (kept
     per Kernel and in the disk cache), so later calls with inputs like earlier ones only run
-    the kernel, without the GIL."""
+    the kernel, without the GIL. Each kind of input runs the planner's cheapest plan for the
+    inputs of the first call of that kind (`siskin explain`'s plan 0: a product with a csc
+    matrix reads it by columns), or with as_written=True the program as it is."""
 
     __slots__ = ("_native", "_formats", "_fills")
 
-    def __init__(self, program, formats=None, fills=None, dtypes=None, shapes=None):
+    def __init__(self, program, formats=None, fills=None, dtypes=None, shapes=None, as_written=False):
         shapes = {name: list(s) for name, s in (shapes or {}).items()}
         self._native = _siskin.Kernel(program, dict(formats or {}), _fills(fills), _dtypes(dtypes),
-                                      shapes)
+                                      shapes, bool(as_written))
         self._formats = self._native.input_formats
         self._fills = self._native.input_fills
 
@@ -45,6 +47,12 @@ class Kernel:
     def c_source(self):
         """The C of the kernel the last call ran."""
         return self._native.c_source
+
+    @property
+    def plan(self):
+        """The plan the last call ran, in `siskin explain`'s words ('as written' for the
+        program itself)."""
+        return self._native.plan
 
     def __call__(self, **tensors):
         native = {}
@@ -73,24 +81,25 @@ _kernels = OrderedDict()  # run()'s kernels by program and options, most recent 
 _KERNELS_KEPT = 64
 
 
-def compile(program, formats=None, fills=None, dtypes=None, shapes=None):
+def compile(program, formats=None, fills=None, dtypes=None, shapes=None, as_written=False):
     """A reusable Kernel for the program text. formats, fills: by tensor name, for inputs (a
     NumPy or SciPy input is taken in that format and with that fill; for a scipy matrix the fill
     is the value of its unstored entries) and outputs (default: dense, the fill the program
-    gives); dtypes and shapes: for outputs."""
-    return Kernel(program, formats, fills, dtypes, shapes)
+    gives); dtypes and shapes: for outputs. as_written: run the program as it is rather than
+    the planner's cheapest plan."""
+    return Kernel(program, formats, fills, dtypes, shapes, as_written)
 
 
-def run(program, /, formats=None, fills=None, dtypes=None, shapes=None, **tensors):
+def run(program, /, formats=None, fills=None, dtypes=None, shapes=None, as_written=False, **tensors):
     """Runs the program text on the tensors given by name and returns its outputs as a dict:
     siskin.run('y[i] += A[i,j] * x[j]', A=A, x=x)['y']. The options are compile()'s; the kernel
     of a program and options already run is reused."""
-    key = (program, _key(formats), _key(fills), _key(dtypes), _key(shapes))
+    key = (program, _key(formats), _key(fills), _key(dtypes), _key(shapes), bool(as_written))
     try:
         kernel = _kernels[key]
         _kernels.move_to_end(key)
     except (KeyError, TypeError):  # TypeError: an option that cannot be a key; compile anew
-        kernel = compile(program, formats, fills, dtypes, shapes)
+        kernel = compile(program, formats, fills, dtypes, shapes, as_written)
         try:
             _kernels[key] = kernel
         except TypeError:

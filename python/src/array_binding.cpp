@@ -58,12 +58,13 @@ void bind_arrays(py::module_& m) {
         .def_property_readonly("fill", [](const Array& a) { return scalar_to_python(a.fill()); })
         .def_property_readonly("program_text", &Array::program_text)
         .def("compute",
-             [](const Array& a, const std::optional<std::string>& format) {
+             [](const Array& a, const std::optional<std::string>& format, bool as_written) {
                  ComputeOptions o;
                  if (format) o.format = Format::parse(*format, a.ndim());
+                 o.plan.as_written = as_written;
                  return std::make_shared<Tensor>(a.compute(o));
              },
-             py::arg("format") = py::none())
+             py::arg("format") = py::none(), py::arg("as_written") = false)
         .def("getitem",
              [](const Array& a, const std::vector<py::tuple>& items) {
                  std::vector<IndexItem> out;

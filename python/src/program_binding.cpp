@@ -16,6 +16,7 @@
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/ir/visit.hpp"
+#include "siskin/planner.hpp"
 
 namespace siskin::python {
 
@@ -89,9 +90,10 @@ py::dict to_python(std::map<std::string, Tensor>&& outputs) {
 
 class ProgramKernels {
 public:
-    ProgramKernels(const std::string& text, const TensorOptions& options)
+    ProgramKernels(const std::string& text, const TensorOptions& options, bool as_written)
         : program_(ir::parse_program(text)), specs_(output_specs(program_, options)),
           inputs_(program_.inputs()) {
+        choice_.as_written = as_written;
         for (const auto& name : inputs_) {
             if (auto it = options.formats.find(name); it != options.formats.end())
                 input_formats_[name] = it->second;
@@ -113,7 +115,7 @@ public:
         std::map<std::string, Tensor> outputs;
         {
             py::gil_scoped_release nogil;
-            outputs = compiled->program.run(inputs);
+            outputs = compiled->planned.run(inputs);
         }
         return to_python(std::move(outputs));
     }
@@ -127,7 +129,7 @@ public:
         py::gil_scoped_release nogil;
         for (int k = 0; k < repeat; ++k) {
             auto start = std::chrono::steady_clock::now();
-            auto outputs = compiled->program.run(inputs);
+            auto outputs = compiled->planned.run(inputs);
             seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
         return seconds;
@@ -151,11 +153,16 @@ public:
     // The C of the kernel the last call ran (compiled for its inputs).
     std::string c_source() const {
         if (cache_.empty()) throw Error("the kernel has not been called yet: its C depends on the inputs' formats");
-        return cache_.front()->program.kernel->c_source();
+        return cache_.front()->planned.compiled.kernel->c_source();
+    }
+    // What the plan the last call ran does (siskin explain's words), or "as written".
+    std::string plan() const {
+        if (cache_.empty()) throw Error("the kernel has not been called yet: its plan depends on the inputs");
+        return cache_.front()->planned.chosen.description;
     }
     std::string cache_status() const {
         if (cache_.empty()) return "none";
-        return std::string(codegen::cache_status_name(cache_.front()->program.kernel->cache()));
+        return std::string(codegen::cache_status_name(cache_.front()->planned.compiled.kernel->cache()));
     }
     size_t compiled_count() const { return cache_.size(); }
 
@@ -163,7 +170,7 @@ private:
     struct Compiled {
         std::vector<TensorSignature> signatures; // the kernel's, per input in inputs_ order
         std::vector<std::vector<int64_t>> shapes;
-        CompiledProgram program;
+        PlannedProgram planned;
     };
 
     // Whether `c` was compiled for these inputs: same signatures and shapes, and finite values
@@ -175,7 +182,7 @@ private:
             if (t.shape() != c.shapes[k]) return false;
             if (!c.signatures[k].matches(TensorSignature::of(t))) return false;
         }
-        return c.program.inputs_finite(inputs);
+        return c.planned.compiled.inputs_finite(inputs);
     }
 
     // The signature the kernel was compiled for; an input that the kernel reads through a
@@ -195,9 +202,11 @@ private:
                 if (it != cache_.begin()) cache_.splice(cache_.begin(), cache_, it);
                 return cache_.front();
             }
-        auto c = std::make_shared<Compiled>(Compiled{{}, {}, compile_for(program_, inputs, specs_)});
+        // The planner's plan for these inputs (or the program as written), kept for inputs of the
+        // same signatures and shapes whatever their data.
+        auto c = std::make_shared<Compiled>(Compiled{{}, {}, compile_planned(program_, inputs, specs_, {}, choice_)});
         for (const auto& name : inputs_) {
-            c->signatures.push_back(signature_of(*c->program.kernel, name, *inputs.at(name)));
+            c->signatures.push_back(signature_of(*c->planned.compiled.kernel, name, *inputs.at(name)));
             c->shapes.push_back(inputs.at(name)->shape());
         }
         cache_.push_front(std::move(c));
@@ -208,6 +217,7 @@ private:
     static constexpr size_t kCached = 16; // kernels kept per Kernel (input signatures and shapes)
     ir::Program program_;
     std::map<std::string, OutputSpec> specs_;
+    PlanChoice choice_;
     std::vector<std::string> inputs_;
     std::map<std::string, std::string> input_formats_;
     std::map<std::string, py::object> input_fills_;
@@ -266,16 +276,19 @@ void bind_programs(py::module_& m) {
         .def(py::init([](const std::string& text, const std::map<std::string, std::string>& formats,
                          const std::map<std::string, py::object>& fills,
                          const std::map<std::string, std::string>& dtypes,
-                         const std::map<std::string, std::vector<int64_t>>& shapes) {
-                 return std::make_unique<ProgramKernels>(text, TensorOptions{formats, fills, dtypes, shapes});
+                         const std::map<std::string, std::vector<int64_t>>& shapes, bool as_written) {
+                 return std::make_unique<ProgramKernels>(text, TensorOptions{formats, fills, dtypes, shapes},
+                                                         as_written);
              }),
-             py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"), py::arg("shapes"))
+             py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"), py::arg("shapes"),
+             py::arg("as_written"))
         .def_property_readonly("inputs", &ProgramKernels::input_names)
         .def_property_readonly("input_formats", &ProgramKernels::input_formats)
         .def_property_readonly("input_fills", &ProgramKernels::input_fills)
         .def_property_readonly("outputs", &ProgramKernels::output_names)
         .def_property_readonly("c_source", &ProgramKernels::c_source)
         .def_property_readonly("cache", &ProgramKernels::cache_status)
+        .def_property_readonly("plan", &ProgramKernels::plan)
         .def_property_readonly("compiled_count", &ProgramKernels::compiled_count)
         .def("__call__", &ProgramKernels::call, py::arg("inputs"))
         .def("time_runs", &ProgramKernels::time_runs, py::arg("inputs"), py::arg("repeat"));

@@ -7,6 +7,7 @@
 #include "array/node.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "siskin/planner.hpp"
 
 namespace siskin {
 
@@ -214,14 +215,23 @@ Tensor Array::compute(const ComputeOptions& options) const {
             }
             made->inputs.emplace_back(name, k);
         }
+        // The planner weighs the program's loops as its own (the array layer chose them); the
+        // plan is kept with the kernel for expressions of the same kind, whatever their data.
+        // A plan's temporaries are outputs besides the result, never returned.
+        PlanOptions free_loops;
+        free_loops.loops_are_free = true;
         try {
-            made->compiled = compile_for(p.program, p.input_pointers(), p.outputs, options.compile);
+            made->compiled =
+                compile_planned(p.program, p.input_pointers(), p.outputs, options.compile, options.plan, free_loops)
+                    .compiled;
         } catch (const Error& e) {
             // A result format the kernel cannot write directly: compute dense, then convert.
             if (e.kind() != Error::Kind::Unsupported || all_dense(format)) throw;
             auto outputs = p.outputs;
             outputs[p.result].format = Format::dense(ndim());
-            made->compiled = compile_for(p.program, p.input_pointers(), outputs, options.compile);
+            made->compiled =
+                compile_planned(p.program, p.input_pointers(), outputs, options.compile, options.plan, free_loops)
+                    .compiled;
             made->convert_to_format = true;
         }
         if (!key) {

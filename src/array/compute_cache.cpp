@@ -141,6 +141,8 @@ std::optional<ExpressionKey> expression_key(const Array& root, const Format& for
     w.number(c.reassociate);
     w.number(c.max_position_32);
     w.number(c.parallel_min_work);
+    w.number(options.plan.as_written);
+    w.number(options.plan.candidate ? static_cast<int64_t>(*options.plan.candidate) : -1);
     jit_options(w, c.jit);
     for (const char* name : kCompileEnvironment) {
         const char* v = std::getenv(name);

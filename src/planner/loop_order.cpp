@@ -37,12 +37,23 @@ bool before(const ir::Position& a, const ir::Position& b) {
 
 // The statement under implied loops, or nothing (written loops are the user's; other programs
 // are not weighed here).
+// `ranges`: a loop over a written range `0:n` (a free loop of a tool's program), by index.
 struct Nest {
     std::vector<std::string> loops;
+    std::map<std::string, int64_t> ranges;
     const ir::Assign* assign = nullptr;
 };
 
-std::optional<Nest> einsum_nest(const ir::Program& program) {
+// The constant upper end of `for i in 0:n`, or nothing.
+std::optional<int64_t> whole_range(const ir::For& f) {
+    const auto* lo = f.lo ? f.lo->as<ir::Literal>() : nullptr;
+    const auto* hi = f.hi ? f.hi->as<ir::Literal>() : nullptr;
+    if (!lo || !hi || !is_integer(lo->value.type()) || !is_integer(hi->value.type()) || lo->value.as_int() != 0)
+        return std::nullopt;
+    return hi->value.as_int();
+}
+
+std::optional<Nest> einsum_nest(const ir::Program& program, bool loops_are_free) {
     if (!program.functions.empty()) return std::nullopt;
     Nest n;
     ir::Stmt s = program.body;
@@ -53,14 +64,19 @@ std::optional<Nest> einsum_nest(const ir::Program& program) {
             fors.push_back(f);
             n.loops.push_back(f->index);
             s = f->body;
+        } else if (auto range = f && loops_are_free ? whole_range(*f) : std::nullopt) {
+            n.ranges[f->index] = *range;
+            n.loops.push_back(f->index);
+            s = f->body;
         } else break;
     }
     n.assign = s->as<ir::Assign>();
     if (!n.assign || n.loops.empty() || n.loops.size() > kMaxLoops) return std::nullopt;
     // An implied loop carries the position of its index in the statement; a written one that
     // of the `for` line, before the statement.
-    for (const auto* f : fors)
-        if (before(f->pos, n.assign->pos)) return std::nullopt;
+    if (!loops_are_free)
+        for (const auto* f : fors)
+            if (before(f->pos, n.assign->pos)) return std::nullopt;
     return n;
 }
 
@@ -129,8 +145,9 @@ std::string strategy(const std::vector<std::string>& order, const std::vector<st
 
 std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Program& program,
                                                                 const std::map<std::string, const Tensor*>& inputs,
-                                                                const std::map<std::string, OutputSpec>& outputs) {
-    auto nest = einsum_nest(program);
+                                                                const std::map<std::string, OutputSpec>& outputs,
+                                                                bool loops_are_free) {
+    auto nest = einsum_nest(program, loops_are_free);
     if (!nest) return std::nullopt;
     const ir::Assign& assign = *nest->assign;
     auto out_index = plain_indices(*assign.lhs);
@@ -159,6 +176,8 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     });
     for (const auto& l : nest->loops)
         if (!s.extent.count(l)) ok = false; // an index only the output names: sized elsewhere
+    for (const auto& [index, n] : nest->ranges) // a written range other than the whole extent
+        if (auto e = s.extent.find(index); e != s.extent.end() && e->second != n) ok = false;
     if (!ok) return std::nullopt;
     Terms terms{s.reads};
     s.terms = terms.of(assign.rhs);
@@ -167,7 +186,13 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     // The output's format and its indices in storage order.
     Format out_format = Format::dense(static_cast<int>(out_index->size()));
     if (auto spec = outputs.find(out); spec != outputs.end()) {
-        if (spec->second.start || spec->second.shape) return std::nullopt;
+        if (spec->second.start) return std::nullopt;
+        if (const auto& shape = spec->second.shape) { // a shape other than the loops give: sized elsewhere
+            if (shape->size() != out_index->size()) return std::nullopt;
+            for (size_t m = 0; m < shape->size(); ++m)
+                if (auto e = s.extent.find(out_index->at(m)); e == s.extent.end() || e->second != (*shape)[m])
+                    return std::nullopt;
+        }
         if (spec->second.format) out_format = *spec->second.format;
     }
     for (int m : out_format.mode_order()) s.output_index.push_back(out_index->at(static_cast<size_t>(m)));

@@ -14,6 +14,7 @@
 #include "siskin/functions.hpp"
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
+#include "siskin/planner.hpp"
 
 namespace siskin::cli {
 
@@ -24,6 +25,7 @@ struct EvalOptions {
     std::vector<std::string> inputs, fills, types, function_files;
     std::string output;
     bool print = false, show_program = false;
+    bool as_written = false; // --as-written: the program, not the planner's cheapest plan
     ExecuteOptions exec;
 };
 
@@ -86,7 +88,19 @@ void run_eval(const EvalOptions& o) {
         throw Error("the result goes nowhere: give -o FILE, --print (or --stats FILE to time the "
                     "run, --show-program to see the program)");
     }
-    auto results = execute(p.program, p.input_pointers(), p.outputs, output_paths, o.exec);
+    // The planner's cheapest plan, as compute() runs it (the program's loops are the array
+    // layer's, free to reorder); --as-written and the reference evaluator run the program.
+    PlanChoice choice;
+    choice.as_written = o.as_written || o.exec.interpret;
+    PlanOptions free_loops;
+    free_loops.loops_are_free = true;
+    const PlanCandidate chosen =
+        choice.as_written ? choose_plan(Plan{}, p.program, choice)
+                          : choose_plan(plan_program(p.program, p.input_pointers(), p.outputs, free_loops), p.program,
+                                        choice);
+    auto specs = p.outputs;
+    for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
+    auto results = execute(chosen.program, p.input_pointers(), specs, output_paths, o.exec);
     if (o.print) std::cout << results.at(p.result).to_string() << "\n";
 }
 
@@ -110,6 +124,8 @@ void add_eval_command(CLI::App& app) {
                   "Print the siskin program the expression compiles to");
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the expression may call");
+    cmd->add_flag("--as-written", options->as_written,
+                  "Run the expression's program as written (--show-program) instead of the planner's cheapest plan");
     add_execute_options(*cmd, options->exec);
     cmd->callback([options] { run_eval(*options); });
 }

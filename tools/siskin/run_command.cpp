@@ -214,15 +214,17 @@ void run(const RunOptions& o) {
         print_plan(plan);
         return;
     }
+    // The options' own words for choose_plan's refusals.
     if (o.plan >= static_cast<int>(plan.candidates.size()))
         throw Error(fmt::format("--plan {}: the planner weighed {} plan{} (siskin explain lists them)", o.plan,
                                 plan.candidates.size(), plan.candidates.size() == 1 ? "" : "s"));
     if (o.as_written && o.plan >= 0) throw Error("--plan N and --as-written both choose the plan: give one");
     if (o.exec.interpret && o.plan >= 0)
         throw Error("--plan N chooses compiled code's plan; --interpret runs the program as written");
-    const int index = o.as_written || o.exec.interpret ? -1 : std::max(o.plan, 0);
-    const PlanCandidate& chosen = index < 0 ? PlanCandidate{"as written", program, {}, 0, ""}
-                                            : plan.candidates.at(static_cast<size_t>(index));
+    PlanChoice choice;
+    choice.as_written = o.as_written || o.exec.interpret;
+    if (o.plan >= 0) choice.candidate = static_cast<size_t>(o.plan);
+    const PlanCandidate chosen = choose_plan(plan, program, choice);
     for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
     std::map<std::string, Tensor> results =
         execute(chosen.program, input_ptrs, specs, output_paths, o.exec, format_followed);
