@@ -109,5 +109,29 @@ TEST_F(ArrayEvalCli, EvaluatesWritesPrintsAndShowsTheProgram) {
               std::string::npos) << bad.output;
 }
 
+TEST_F(ArrayEvalCli, ACscProductRunsThePlannersPlanAndAsWrittenTheProgram) {
+    // A @ x over a csc A into a dense y: plan 0 reads A by columns; --as-written transposes it.
+    // Both, and the reference evaluator, write the same y. (A matrix of a few entries is
+    // transposed cheaply: this one has some columns' worth. Into a sparse y the program as written
+    // is plan 0: the compiler itself reorders it through a row workspace.)
+    write_matrix_market(random_matrix_of(60, 50, 0.05, "csc", 31, 0.0, [](double u) { return double(int(u * 7) + 1); }),
+                        path("a.mtx"));
+    write_matrix_market(random_tensor_of({50}, "dense", 1.0, Scalar::of(0.0), 32, [](auto&) { return Scalar::of(2.0); }),
+                        path("x.mtx"));
+    const std::string base = "eval 'A @ x' -i A=" + path("a.mtx") + ":csc -i 'x=" + path("x.mtx") + ":dense(0)' ";
+    auto planned = cli(base + "--show-program -o " + path("planned.tns") + ":dense");
+    ASSERT_EQ(planned.status, 0) << planned.output;
+    EXPECT_NE(planned.output.find("runs the planner's plan 0: loops i1, i0; outer products"), std::string::npos)
+        << planned.output;
+    auto written = cli(base + "--show-program --as-written -o " + path("written.tns") + ":dense");
+    ASSERT_EQ(written.status, 0) << written.output;
+    EXPECT_EQ(written.output.find("runs the planner's plan"), std::string::npos) << written.output;
+    auto reference = cli(base + "--interpret -o " + path("reference.tns") + ":dense");
+    ASSERT_EQ(reference.status, 0) << reference.output;
+    const Tensor want = read_tensor(path("reference.tns"));
+    EXPECT_TRUE(read_tensor(path("planned.tns")).equals(want));
+    EXPECT_TRUE(read_tensor(path("written.tns")).equals(want));
+}
+
 } // namespace
 } // namespace siskin::testing

@@ -82,12 +82,6 @@ void run_eval(const EvalOptions& o) {
         output_paths[p.result] = output_paths["out"];
         output_paths.erase("out");
     }
-    if (o.show_program) std::cout << ir::print(p.program) << "\n";
-    if (output_paths.empty() && !o.print && o.exec.stats_path.empty() && o.exec.dump_after.empty()) {
-        if (o.show_program) return;
-        throw Error("the result goes nowhere: give -o FILE, --print (or --stats FILE to time the "
-                    "run, --show-program to see the program)");
-    }
     // The planner's cheapest plan, as compute() runs it (the program's loops are the array
     // layer's, free to reorder); --as-written and the reference evaluator run the program.
     PlanChoice choice;
@@ -98,6 +92,16 @@ void run_eval(const EvalOptions& o) {
         choice.as_written ? choose_plan(Plan{}, p.program, choice)
                           : choose_plan(plan_program(p.program, p.input_pointers(), p.outputs, free_loops), p.program,
                                         choice);
+    if (o.show_program) {
+        std::cout << ir::print(p.program) << "\n";
+        if (!ir::equal(chosen.program, p.program))
+            std::cout << "runs the planner's plan 0: " << chosen.description << "\n" << ir::print(chosen.program) << "\n";
+    }
+    if (output_paths.empty() && !o.print && o.exec.stats_path.empty() && o.exec.dump_after.empty()) {
+        if (o.show_program) return;
+        throw Error("the result goes nowhere: give -o FILE, --print (or --stats FILE to time the "
+                    "run, --show-program to see the program)");
+    }
     auto specs = p.outputs;
     for (const auto& [name, spec] : chosen.temporaries) specs[name] = spec;
     auto results = execute(chosen.program, p.input_pointers(), specs, output_paths, o.exec);
@@ -121,7 +125,7 @@ void add_eval_command(CLI::App& app) {
     cmd->add_option("--type", options->types, "Value type NAME=TYPE of an input");
     cmd->add_flag("--print", options->print, "Print the result");
     cmd->add_flag("--show-program", options->show_program,
-                  "Print the siskin program the expression compiles to");
+                  "Print the siskin program the expression compiles to (and the plan of it that runs)");
     cmd->add_option("--functions", options->function_files,
                     "File of function definitions (def and case forms) the expression may call");
     cmd->add_flag("--as-written", options->as_written,
