@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "codegen/c_printer.hpp"
+#include "compiler/finite.hpp"
 #include "compiler/looplet_priority.hpp"
 #include "lowering/lower_ctx.hpp"
 #include "lowering/tensor_binding.hpp"
@@ -10,6 +11,7 @@
 #include "looplets/truncate.hpp"
 #include "simplify/simplify.hpp"
 #include "siskin/operators.hpp"
+#include "siskin/reference.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -146,6 +148,37 @@ TEST(CompilerTruncate, SpikeBecomesRunOrSwitch) {
     EXPECT_EQ(unknown->as<Switch>()->cases.size(), 2u);
     auto run = make_looplet<looplets::Run>(Literal::make(Scalar::of(1.0)));
     EXPECT_EQ(truncate(ctx, run, whole, {c_int(3), v("mid")}), run);
+}
+
+// Inputs are scanned for inf and NaN only where a sparse neighbour's fill lets a finite-only
+// rule fold (0 * x, inf + x): A + B under fill 0 folds by x + 0 = x, true of inf and NaN too.
+TEST(CompilerFiniteness, ScansOnlyWhereAFillFoldsByAFiniteOnlyRule) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Tensor a = make({2, 3}, "csr", {{{0, 0}, 1}}), b = make({2, 3}, "csr", {{{1, 2}, inf}});
+    Tensor a_inf = make({2, 3}, "csr", {{{0, 0}, 1}}, inf), a_one = make({2, 3}, "csr", {{{0, 0}, 2}}, 1.0);
+    Tensor x = make({3}, "dense", {{{0}, 1}}), d = make({2}, "dense", {{{0}, 1}});
+    auto scanned = [](const std::string& program, const std::map<std::string, const Tensor*>& inputs) {
+        return finiteness_matters(ir::parse_program(program), inputs);
+    };
+    using Names = std::set<std::string>;
+    EXPECT_EQ(scanned("C[i,j] = A[i,j] + B[i,j]", {{"A", &a}, {"B", &b}}), Names{});
+    EXPECT_EQ(scanned("C[i,j] = A[i,j] - B[i,j]", {{"A", &a}, {"B", &b}}), Names{});
+    EXPECT_EQ(scanned("C[i,j] = A[i,j] * B[i,j]", {{"A", &a}, {"B", &b}}), (Names{"A", "B"}));
+    EXPECT_EQ(scanned("y[i] += A[i,j] * x[j]", {{"A", &a}, {"x", &x}}), Names{"x"});
+    EXPECT_EQ(scanned("y[i] += A[i,j] * x[j]", {{"A", &a_one}, {"x", &x}}), Names{});
+    EXPECT_EQ(scanned("C[i,j] = d[i] + A[i,j]", {{"A", &a_inf}, {"d", &d}}), Names{"d"});
+    // A min= reduction may stop early at -inf where its right side is finite: all of it.
+    EXPECT_EQ(scanned("y[j] min= d[i] + A[i,j]", {{"A", &a_inf}, {"d", &d}}), (Names{"A", "d"}));
+    EXPECT_EQ(scanned("C[i,j] = A[i,j] + B[i,j]", {{"A", &a_inf}, {"B", &b}}), Names{"B"});
+    // More than a plain read next to the operand: any literal may appear, so it is scanned
+    // (x beside the sum A + B; not A and B, whose neighbour x is dense and holds no fill).
+    EXPECT_EQ(scanned("C[i,j] = (A[i,j] * 2) + B[i,j]", {{"A", &a}, {"B", &b}}), Names{"B"});
+    EXPECT_EQ(scanned("C[i,j] = (A[i,j] + B[i,j]) * x[j]", {{"A", &a}, {"B", &b}, {"x", &x}}), Names{"x"});
+    // What the unscanned sum computes with inf and NaN stored: the reference's values.
+    Tensor c = make({2, 3}, "csr", {{{0, 0}, std::nan("")}, {{1, 2}, -inf}, {{1, 0}, 4}});
+    const std::map<std::string, const Tensor*> inputs{{"A", &c}, {"B", &b}};
+    auto program = ir::parse_program("C[i,j] = A[i,j] + B[i,j]");
+    EXPECT_TRUE(run_compiled("C[i,j] = A[i,j] + B[i,j]", inputs).at("C").equals(evaluate_reference(program, inputs).at("C")));
 }
 
 } // namespace

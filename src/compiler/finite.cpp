@@ -1,5 +1,7 @@
 #include "compiler/finite.hpp"
 
+#include <cmath>
+
 #include "levels/level_format.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
@@ -36,6 +38,37 @@ bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>
     return found;
 }
 
+// The one value that can stand for e in a fill region, when e is a plain read of an input
+// tensor: its fill (wrappers, let variables, temporaries and pattern leaves, whose regions may
+// hold other literals, give nothing).
+std::optional<Scalar> only_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>& inputs) {
+    const auto* a = e->as<ir::Access>();
+    if (!a) return std::nullopt;
+    auto it = inputs.find(a->tensor);
+    if (it == inputs.end() || it->second->format().leaf() != Leaf::Element) return std::nullopt;
+    for (const auto& index : a->indices) {
+        const auto* i = index->as<ir::Index>();
+        if (!i || i->slice) return std::nullopt;
+    }
+    return it->second->fill();
+}
+
+// Whether a literal `v` at argument `at` of op lets the simplifier fold op by a rule that holds
+// for finite other arguments only: op's annihilator when it is finite-only (0 * x), or an
+// infinity for add and sub (inf + x). Any other literal folds, if at all, by rules that hold
+// for every value (x + 0 is x for inf and NaN too), so the other argument's finiteness cannot
+// change what the kernel computes.
+bool finite_only_rule(const Operator& op, int at, const Scalar& v) {
+    if (op.name == "add" || op.name == "sub") return std::isinf(v.as_double());
+    if (!op.annihilator_finite_only) return false;
+    if (!op.annihilator) return true;
+    for (ValueType t : {ValueType::Float32, ValueType::Float64}) {
+        auto z = op.annihilator(t, at);
+        if (z && (z->first.as_double() == v.as_double() || (z->first.is_nan() && v.is_nan()))) return true;
+    }
+    return false;
+}
+
 } // namespace
 
 std::set<std::string> finiteness_matters(const ir::Program& program,
@@ -56,8 +89,15 @@ std::set<std::string> finiteness_matters(const ir::Program& program,
         // add and sub too: inf + x folds to inf for finite x (simplify_calls.cpp).
         bool matters = op && (op->annihilator_finite_only || op->name == "add" || op->name == "sub");
         if (!matters) return;
-        for (size_t k = 0; k < 2; ++k)
-            if (may_hold_fill(c->args[1 - k], inputs)) tensors_in(c->args[k], out);
+        for (size_t k = 0; k < 2; ++k) {
+            const ir::Expr& other = c->args[1 - k];
+            if (!may_hold_fill(other, inputs)) continue;
+            // A plain read whose fill no finite-only rule folds with: nothing to gain from a
+            // scan (A + B with fill 0; A * x where A's fill is 1).
+            auto fill = only_fill(other, inputs);
+            if (fill && !finite_only_rule(*op, static_cast<int>(1 - k), *fill)) continue;
+            tensors_in(c->args[k], out);
+        }
     });
     return out;
 }

@@ -18,8 +18,12 @@ bool finite_values(const Tensor& t);
 namespace compiler {
 
 /// The inputs worth scanning: operands of an operator whose annihilator holds for finite
-/// values only, next to an operand that may take a sparse level's fill, and those read by the
-/// right side of a reduction with such an operator (it may exit early where they are finite).
+/// values only (or of add and sub), next to an operand that may take a sparse level's fill
+/// that such a rule folds with (the annihilator, an infinity; any value when the operand is
+/// more than a plain read of an input), and those read by the right side of a reduction with
+/// such an operator (it may exit early where they are finite). An input left out is compiled
+/// as possibly not finite, which is always correct: the scan only lets the simplifier skip
+/// more.
 std::set<std::string> finiteness_matters(const ir::Program& program,
                                          const std::map<std::string, const Tensor*>& inputs);
 
