@@ -16,6 +16,9 @@ namespace siskin::python {
 
 namespace {
 
+// What an error about a dtype siskin lacks (complex, float16, ...) lists.
+constexpr const char* kTypes = "its types: bool, int8 to int64, uint8 to uint64, float32, float64";
+
 // The siskin type of a NumPy dtype; nothing for dtypes siskin has no type for.
 std::optional<ValueType> type_of(const py::dtype& dtype) {
     const char kind = dtype.kind();
@@ -69,7 +72,7 @@ Buffer borrow(const py::array& array, std::optional<ValueType> want, const std::
         throw Error(fmt::format("{}: the array is not in the machine's byte order", what));
     std::optional<ValueType> type = type_of(dtype);
     auto dtype_text = [&] { return py::str(dtype).cast<std::string>(); }; // slow: errors only
-    if (!type) throw Error(fmt::format("{}: siskin has no type for dtype {}", what, dtype_text()));
+    if (!type) throw Error(fmt::format("{}: siskin has no type for dtype {} ({})", what, dtype_text(), kTypes));
     if (want ? *type != *want : (*type != ValueType::Int32 && *type != ValueType::Int64))
         throw Error(fmt::format("{}: dtype {}, but {} is needed", what, dtype_text(),
                                 want ? std::string(type_name(*want)) : std::string("int32 or int64")));
@@ -108,7 +111,7 @@ std::shared_ptr<Tensor> from_storage(const std::vector<int64_t>& shape, const py
     std::optional<ValueType> given =
         py::isinstance<py::dtype>(dtype) ? type_of(dtype.cast<py::dtype>()) : parse_type(dtype.cast<std::string>());
     if (!given)
-        throw Error(fmt::format("siskin has no type for dtype {}", py::str(dtype).cast<std::string>()));
+        throw Error(fmt::format("siskin has no type for dtype {} ({})", py::str(dtype).cast<std::string>(), kTypes));
     const ValueType type = *given;
     Format f = Format::parse(format, static_cast<int>(shape.size()));
     std::vector<std::map<std::string, Buffer>> buffers(levels.size());

@@ -59,3 +59,24 @@ def test_a_kernel_called_with_other_inputs_reports_them():
         k(x=np.ones(2), z=np.ones(3))
     with pytest.raises(siskin.SiskinError, match="c_source|called"):
         siskin.compile("y[i] = x[i]").c_source
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float16"])
+def test_dtypes_siskin_lacks_are_named(dtype, tmp_path):
+    # siskin's types are bool, the integers, float32 and float64 (docs/python-api.md): every
+    # way in with another dtype says which one, never converts silently.
+    import sparse
+
+    values = np.ones((2, 2), dtype=dtype)
+    np.save(tmp_path / "x.npy", values)
+    t = siskin.asarray(np.ones((2, 2)))
+    scipy_values = sp.csr_array(values)  # SciPy itself makes float16 float32
+    for call in (lambda: siskin.asarray(values),
+                 lambda: siskin.asarray(scipy_values) if scipy_values.dtype == dtype else siskin.asarray(values),
+                 lambda: siskin.asarray(sparse.COO.from_numpy(values)), lambda: siskin.lazy(values),
+                 lambda: siskin.add(t, values), lambda: siskin.run("y[i,j] = x[i,j]", x=values),
+                 lambda: siskin.zeros(2, dtype=dtype), lambda: siskin.astype(t, dtype),
+                 lambda: siskin.sum(t, dtype=dtype), lambda: siskin.from_dlpack(values),
+                 lambda: siskin.read(str(tmp_path / "x.npy"))):
+        with pytest.raises(siskin.SiskinError, match=dtype):
+            call()
