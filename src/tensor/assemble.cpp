@@ -105,10 +105,14 @@ void sort_and_merge(Entries& entries, std::span<const int> mode_order,
 
 namespace {
 
-// The memory of this machine, in bytes (0 when it cannot be told).
+// The memory of this machine, in bytes (0 when it cannot be told). Asked once: sysconf makes
+// a sysinfo call (about a microsecond), and every kernel's outputs are checked against it.
 uint64_t physical_memory() {
-    long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+    static const uint64_t bytes = [] {
+        long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+        return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : uint64_t{0};
+    }();
+    return bytes;
 }
 
 std::string bytes_text(double bytes) {
