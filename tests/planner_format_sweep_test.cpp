@@ -39,9 +39,13 @@ std::string layout(const Format& f) {
     return out;
 }
 
-// Forces every plan of `p` on each combination; returns the number of plans run.
-int sweep(const Workload& p, const std::vector<Combination>& combinations, uint64_t seed) {
-    int forced = 0;
+// Forces every plan of `p` on each combination; counts the plans run and those with temporaries.
+struct Swept {
+    int forced = 0, with_temporaries = 0;
+};
+
+Swept sweep(const Workload& p, const std::vector<Combination>& combinations, uint64_t seed) {
+    Swept swept;
     const ir::Program program = ir::parse_program(p.text);
     for (const auto& c : combinations) {
         std::map<std::string, Tensor> tensors;
@@ -70,7 +74,8 @@ int sweep(const Workload& p, const std::vector<Combination>& combinations, uint6
                 ADD_FAILURE() << what << ": " << e.what();
                 continue;
             }
-            ++forced;
+            ++swept.forced;
+            if (!plan.candidates[k].temporaries.empty()) ++swept.with_temporaries;
             EXPECT_EQ(got.size(), 1u) << what; // a plan's temporaries stay inside
             const Tensor& g = got.at(p.output);
             EXPECT_TRUE(g.equals(want) && g.fill().same(want.fill()))
@@ -78,7 +83,7 @@ int sweep(const Workload& p, const std::vector<Combination>& combinations, uint6
             EXPECT_EQ(layout(g.format()), layout(Format::parse(c.output_format, p.output_ndims))) << what;
         }
     }
-    return forced;
+    return swept;
 }
 
 TEST(PlannerFormatSweep, SpmvOverEveryFormatAndFill) {
@@ -87,17 +92,16 @@ TEST(PlannerFormatSweep, SpmvOverEveryFormatAndFill) {
     for (const std::string a : {"dense", "csr", "csc", "coo", "dcsr"})
         for (double fill : {0.0, 2.0}) combinations.push_back({{a, "dense"}, "dense", fill});
     combinations.push_back({{"csc", "sparselist(0)"}, "sparselist(0)", 0.0}); // a sparse x and y
-    EXPECT_GE(sweep(spmv, combinations, 1000), 20);
+    EXPECT_GE(sweep(spmv, combinations, 1000).forced, 20);
 }
 
 TEST(PlannerFormatSweep, SpmmOverFormatPairs) {
     const Workload spmm{"C[i,j] += A[i,k] * B[k,j]", {{"A", {6, 5}}, {"B", {5, 7}}}, "C", 2};
-    EXPECT_GE(sweep(spmm,
-                    {{{"csr", "csc"}, "csr", 0.0},
-                     {{"coo", "dense"}, "csc", 2.0},
-                     {{"dcsr", "csr"}, "dense", 0.0}},
-                    2000),
-              12);
+    const Swept swept = sweep(spmm,
+                              {{{"csr", "csc"}, "csr", 0.0}, {{"coo", "dense"}, "csc", 2.0}, {{"dcsr", "csr"}, "dense", 0.0}},
+                              2000);
+    EXPECT_GE(swept.forced, 12);
+    EXPECT_GT(swept.with_temporaries, 0); // plans through a dense C or a transposed copy, hidden
 }
 
 TEST(PlannerFormatSweep, AddAndTransposedAddOverFormatPairs) {
@@ -107,7 +111,7 @@ TEST(PlannerFormatSweep, AddAndTransposedAddOverFormatPairs) {
                                          {{"csr", "coo"}, "csc", 2.0},
                                          {{"dcsr", "csc"}, "coo", 0.0},
                                          {{"coo", "dcsr"}, "dense", 2.0}};
-    EXPECT_GE(sweep(add, pairs, 3000) + sweep(transposed, pairs, 4000), 12);
+    EXPECT_GE(sweep(add, pairs, 3000).forced + sweep(transposed, pairs, 4000).forced, 12);
 }
 
 TEST(PlannerFormatSweep, SddmmOverSampleFormats) {
@@ -115,7 +119,8 @@ TEST(PlannerFormatSweep, SddmmOverSampleFormats) {
     EXPECT_GE(sweep(sddmm,
                     {{{"csr", "dense", "dense"}, "csr", 0.0},
                      {{"coo", "dense", "csc"}, "csc", 2.0}},
-                    5000),
+                    5000)
+                  .forced,
               6);
 }
 

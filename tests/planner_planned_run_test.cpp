@@ -50,28 +50,6 @@ TEST(PlannerPlannedRun, ACscMatrixIntoARowOrderProgramIsReadByColumns) {
     EXPECT_TRUE(evaluate_planned(program, inputs, {}, test_options()).at("y").equals(want));
 }
 
-TEST(PlannerPlannedRun, EveryChoiceOfAProductIntoCsrMatchesTheReferenceAndHidesTemporaries) {
-    // C stored by rows from factors stored by columns: the plans transpose, search, go through
-    // a row workspace or a dense temporary; the caller sees C alone.
-    Tensor a = whole_numbers(9, 7, 0.3, "csc", 2), b = whole_numbers(7, 8, 0.3, "csc", 3);
-    const std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &b}};
-    const std::map<std::string, OutputSpec> specs{{"C", with_format("csr", 2)}};
-    const ir::Program program = ir::parse_program("C[i,j] += A[i,k] * B[k,j]");
-    const Tensor want = evaluate_reference(program, inputs, specs).at("C");
-    const Plan plan = plan_program(program, inputs, specs);
-    ASSERT_GT(plan.candidates.size(), 2u);
-    bool some_temporary = false;
-    for (size_t k = 0; k < plan.candidates.size(); ++k) {
-        PlanChoice choice;
-        choice.candidate = k;
-        const auto got = evaluate_planned(program, inputs, specs, test_options(), choice);
-        some_temporary = some_temporary || !plan.candidates[k].temporaries.empty();
-        ASSERT_EQ(got.size(), 1u) << plan.candidates[k].description;
-        EXPECT_TRUE(same_output(want, got.at("C"))) << plan.candidates[k].description;
-    }
-    EXPECT_TRUE(some_temporary);
-}
-
 TEST(PlannerPlannedRun, AChoiceOutsideThePlansIsAClearError) {
     Tensor a = whole_numbers(6, 5, 0.3, "csc", 4), x = ones(5);
     const std::map<std::string, const Tensor*> inputs{{"A", &a}, {"x", &x}};
