@@ -161,6 +161,34 @@ TEST(CompilerEarlyExit, IntegerMinAndProductStopAtTheirAnnihilators) {
     EXPECT_EQ(prod.work, 7);
 }
 
+TEST(CompilerEarlyExit, ChooseStopsAtTheFirstValueItKeeps) {
+    // choose keeps the first nonzero value (early_exit.hpp): the nest ends there.
+    std::vector<Scalar> v(100, Scalar::of(int64_t{0}));
+    v[6] = Scalar::of(int64_t{7});
+    v[40] = Scalar::of(int64_t{9});
+    Tensor x = vector_of(ValueType::Int64, "dense", Scalar::of(int64_t{0}), v);
+    Result r = run("s[] <<choose>>= x[walk(i)]", {{"x", &x}});
+    EXPECT_TRUE(has(r.c, "!= 0LL) {")) << r.c;
+    EXPECT_TRUE(has(r.c, "goto siskin_exit")) << r.c;
+    EXPECT_EQ(r.outputs.at("s").at({}).as_int(), 7);
+    EXPECT_EQ(r.work, 7);
+    // Read in storage order (four streams): the first stream holds the answer, so the exit
+    // waits for it and the value is still the first in order.
+    Result s = run("s[] <<choose>>= x[i]", {{"x", &x}});
+    EXPECT_EQ(s.outputs.at("s").at({}).as_int(), 7);
+    // Rows stop at their first chosen column: a BFS pull step's parent (j + 1, 0 where none).
+    std::vector<Scalar> m;
+    for (int64_t i = 0; i < 10; ++i)
+        for (int64_t j = 0; j < 100; ++j) m.push_back(Scalar::of(i % 2 == 0 && j == 3 ? 1.0 : 0.0));
+    Tensor D = Tensor::from_dense({10, 100}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), m);
+    Result rows = run("y[i] <<choose>>= ifelse(D[i,walk(j)] > 0, j + 1, 0)", {{"D", &D}});
+    EXPECT_TRUE(has(rows.c, "goto siskin_exit")) << rows.c;
+    EXPECT_EQ(rows.outputs.at("y").at({0}).as_int(), 4);
+    EXPECT_EQ(rows.outputs.at("y").at({1}).as_int(), 0);
+    // 10 rows; 5 stop after 4 columns, 5 run all 100; plus the loop that sets y to its fill.
+    EXPECT_EQ(rows.work, 10 + 10 + 5 * 4 + 5 * 100);
+}
+
 TEST(CompilerEarlyExit, FloatProductExitsOnlyWhenTheOperandsAreFinite) {
     // Finite: 0 annihilates, the product stops there.
     Tensor finite = vector_of(ValueType::Float64, "dense", Scalar::of(1.0), doubles_of({2, 0.5, 0, 4, 8}));
@@ -276,6 +304,8 @@ TEST(CompilerEarlyExit, DifferentialOverFormatsFillsAndOperators) {
         "s[] &= A[i,j] > 0",      "s[] |= A[i,j] < 0",     "s[] min= A[i,j]",
         "s[] max= A[i,j]",        "s[] *= A[i,j]",         "y[i] &= A[i,j] != 2",
         "y[i] min= A[i,j]",       "y[j] |= A[i,j] == 3",   "s[] &= A[i,j] >= B[i,j]",
+        "s[] <<choose>>= A[i,j]", "y[i] <<choose>>= A[i,walk(j)] * B[i,j]",
+        "s[] <<choose>>= ifelse(A[i,j] > 1, i * 10 + j + 1, 0)",
     };
     uint64_t seed = 10;
     for (const std::string format : {"dense", "csr", "dcsr"})
@@ -296,7 +326,8 @@ TEST(CompilerEarlyExit, DifferentialOverFormatsFillsAndOperators) {
                 Tensor A = random_matrix_of(6, 8, density, format, ++seed, fill,
                                             [](double u) { return std::floor(u * 6.0) - 2.0; });
                 for (const std::string p : {"s[] *= A[i,j]", "s[] min= A[i,j]", "s[] &= A[i,j] > -2",
-                                            "y[i] *= A[i,j]", "y[i] max= A[i,j]", "s[] <<fmin>>= A[i,j]"}) {
+                                            "y[i] *= A[i,j]", "y[i] max= A[i,j]", "s[] <<fmin>>= A[i,j]",
+                                            "s[] <<choose>>= A[i,j]", "y[i] <<choose>>= A[i,walk(j)]"}) {
                     SCOPED_TRACE(format + " fill " + std::to_string(fill) + " " + p);
                     run(p, {{"A", &A}});
                 }

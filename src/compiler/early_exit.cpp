@@ -55,9 +55,19 @@ std::optional<ExitCondition> early_exit_of(const For& loop) {
     });
     if (!ok) return std::nullopt;
 
-    auto value = absorbing_value(*a.op, a.lhs->type, a.rhs);
-    if (!value) return std::nullopt;
-    return ExitCondition{a.tensor, *value};
+    if (auto value = absorbing_value(*a.op, a.lhs->type, a.rhs)) return ExitCondition{a.tensor, *value};
+    if (keeps_first(*a.op) && a.op->identity)
+        if (auto e = a.op->identity(a.lhs->type, 0); e && !e->is_nan())
+            return ExitCondition{a.tensor, e->cast(a.lhs->type)};
+    return std::nullopt;
+}
+
+// choose(x, y) is x unless x is 0 (src/algebra/logical_operators.cpp); the builtin is the only
+// operator of that kind, so it is known by name.
+bool keeps_first(const Operator& op) { return op.name == "choose"; }
+
+cast::Expr exit_reached(const Operator& op, const ExitCondition& when, const cast::Expr& x) {
+    return cast::bin(keeps_first(op) ? cast::BinaryOp::Ne : cast::BinaryOp::Eq, x, cast::lit(when.value));
 }
 
 } // namespace siskin::compiler

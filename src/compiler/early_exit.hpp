@@ -3,7 +3,10 @@
 // element x (one that none of the nest's indices reach) may stop as soon as x holds an
 // annihilator z of op, since op(z, e) == z whatever e is: no later iteration changes anything.
 // `s[] &= A[i,j] > 0` stops at the first false, `s[] min= A[i]` over int64 at INT64_MIN, an
-// integer product at 0. Where the annihilator holds for finite values only (0 * inf is NaN), e
+// integer product at 0. choose (GraphBLAS's "any": x unless x is 0) has no annihilator, but
+// every value other than its identity stays, so `s[] <<choose>>= e` stops at the first such
+// value (Finch's early break); the exit condition then holds the identity and the test is `!=`.
+// Where the annihilator holds for finite values only (0 * inf is NaN), e
 // must be known finite. Any other statement in the nest (a second output, even the same one
 // written twice) or a read of x in it rules the exit out.
 //
@@ -21,5 +24,12 @@ namespace siskin::compiler {
 
 /// Whether the nest `loop` may exit early, and when.
 std::optional<ExitCondition> early_exit_of(const For& loop);
+
+/// Whether op keeps its first argument whenever that is not its identity (choose).
+bool keeps_first(const Operator& op);
+
+/// The C test that x, the element a nest reduces into with op, ends the nest: x holds the
+/// annihilator `when.value`, or (keeps_first) anything but the identity `when.value`.
+cast::Expr exit_reached(const Operator& op, const ExitCondition& when, const cast::Expr& x);
 
 } // namespace siskin::compiler

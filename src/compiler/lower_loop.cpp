@@ -129,9 +129,9 @@ void emit_assign(LowerCtx& ctx, const Assign& a) {
         ctx.emit(cast::assign(*slot->dirty, cast::bin(cast::BinaryOp::LogOr, *slot->dirty, differs)));
     }
     if (auto& exit = ctx.early_exit; exit && exit->when.tensor == a.tensor) {
-        // The element holds the annihilator: nothing later in the nest can change it.
-        cast::Expr done = cast::bin(cast::BinaryOp::Eq, slot->target, cast::lit(exit->when.value));
-        ctx.emit(cast::If::make(done, cast::Goto::make(exit->label)));
+        // The element holds the annihilator (for choose: anything but its identity), so
+        // nothing later in the nest can change it.
+        ctx.emit(cast::If::make(exit_reached(*a.op, exit->when, slot->target), cast::Goto::make(exit->label)));
         exit->used = true;
     }
 }

@@ -217,8 +217,10 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
         auto exit = early_exit_of(loop);
         auto exit_test = [&] {
             std::optional<cast::Expr> done;
-            for (int k = 0; k < streams; ++k) {
-                cast::Expr hit = cast::bin(cast::BinaryOp::Eq, acc[k], cast::lit(exit->value));
+            // choose keeps the first stream's value when it holds one: stopping on a later
+            // stream's would give another answer than the loops in order.
+            for (int k = 0; k < (keeps_first(op) ? 1 : streams); ++k) {
+                cast::Expr hit = exit_reached(op, *exit, acc[k]);
                 done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
             }
             return cast::If::make(*done, cast::Break::make());
