@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ordered_writes.hpp"
 #include "levels/leaf_format.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
@@ -96,6 +97,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
                             Error::Kind::Unsupported);
             b->keep_contents = true;
         }
+        b->collapsed_in_order = output && writes_collapsed_in_order(program, name, b->format);
         kt.bindings.emplace(name, std::move(b));
     }
 

@@ -126,8 +126,12 @@ private:
         if (t.keep_contents) single = false;
         for (const auto& i : loops_) {
             bool indexed = false;
-            for (const auto& s : a.lhs->indices)
+            for (const auto& s : a.lhs->indices) {
                 if (const auto* idx = s->as<ir::Index>(); idx && idx->name == i) indexed = true;
+                // A collapse reaches each element once through its compound subscripts.
+                if (auto af = t.collapsed_in_order ? ir::affine_of(s) : std::nullopt; af && af->coef(i))
+                    indexed = true;
+            }
             single = single && indexed;
         }
         LExpr lhs = access(*a.lhs, true);
@@ -253,8 +257,9 @@ private:
         if (affine->terms.empty()) return Literal::make(Scalar::of(affine->constant));
         note_affine_check(t, mode, *affine, s);
         // A compound subscript writes like a window: into dense outputs (the host checked that
-        // it stays inside), read anywhere (affine_subscript.hpp).
-        if (write)
+        // it stays inside), or into any output it reaches in coordinate order (a collapse,
+        // ordered_writes.hpp); it is read anywhere (affine_subscript.hpp).
+        if (write && !t.collapsed_in_order)
             for (const auto& level : t.format.levels())
                 if (!levels::properties_of(level).implicit)
                     throw Error(fmt::format("{}output {} is written through the compound subscript "

@@ -336,7 +336,10 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                 return;
             }
             if (f->tensor->properties(f->level).append_only) {
-                if (f->depth != ctx.depth - 1 || !ctx.claim_fibre(f->id))
+                // A collapse writes the fibre from the innermost loop of its compound subscript,
+                // below the loops the subscript also runs over (ordered_writes.hpp).
+                bool collapsed = affine && f->tensor->collapsed_in_order && f->depth < ctx.depth;
+                if ((f->depth != ctx.depth - 1 && !collapsed) || !ctx.claim_fibre(f->id))
                     throw Error(fmt::format("output {} would be written out of order: its {} "
                                             "level (mode {}) is append-only, but loop {} writes "
                                             "it more than once per fibre (it runs inside another "

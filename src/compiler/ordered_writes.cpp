@@ -1,8 +1,11 @@
 #include "compiler/ordered_writes.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "ir/affine.hpp"
 
 namespace siskin::compiler {
 
@@ -79,7 +82,60 @@ bool ordered(const Site& a, const Site& b, const std::vector<int>& modes) {
     return false; // the same subscripts: one fibre written twice
 }
 
+// The position of `loop` among the loops around s (outermost 0); -1 when it is not one of them.
+int depth_of(const Site& s, const ir::For* loop) {
+    auto it = std::find(s.loops.begin(), s.loops.end(), loop);
+    return it == s.loops.end() ? -1 : static_cast<int>(it - s.loops.begin());
+}
+
+// Whether the terms of a compound subscript, outer loop first, grow it strictly in the order
+// its loops run: each coefficient positive and above the most the inner terms add.
+bool increasing(const std::vector<std::pair<const ir::For*, int64_t>>& terms) {
+    __int128 inner_span = 0; // the most the terms inside the current one add
+    for (auto it = terms.rbegin(); it != terms.rend(); ++it) {
+        const auto& [loop, coef] = *it;
+        if (coef <= inner_span) return false;
+        if (it + 1 == terms.rend()) break; // the outermost term's range does not matter
+        auto lo = loop->lo ? ir::constant_of(loop->lo) : std::nullopt;
+        auto hi = loop->hi ? ir::constant_of(loop->hi) : std::nullopt;
+        if (!lo || !hi || *hi <= *lo) return false;
+        inner_span += static_cast<__int128>(coef) * (*hi - 1 - *lo);
+        if (inner_span > INT64_MAX) return false;
+    }
+    return true;
+}
+
 } // namespace
+
+bool writes_collapsed_in_order(const ir::Program& program, const std::string& output, const Format& format) {
+    Loops loops;
+    std::vector<Site> sites;
+    collect(program.body, output, loops, sites);
+    if (sites.size() != 1) return false;
+    const Site& site = sites.front();
+    std::vector<const ir::For*> order; // the loops the subscripts run over, in storage order
+    bool compound = false;
+    for (const auto& level : format.levels())
+        for (int m : level.modes) {
+            const ir::Expr& e = site.lhs->indices.at(static_cast<size_t>(m));
+            if (const auto* i = e->as<ir::Index>(); i && i->slice) return false;
+            auto affine = ir::affine_of(e);
+            if (!affine || affine->terms.empty()) return false;
+            compound = compound || !affine->plain();
+            std::vector<std::pair<const ir::For*, int64_t>> terms;
+            for (const auto& t : affine->terms) {
+                const ir::For* loop = loop_of(site, t.index);
+                if (!loop) return false;
+                terms.emplace_back(loop, t.coef);
+            }
+            std::sort(terms.begin(), terms.end(), [&](const auto& a, const auto& b) {
+                return depth_of(site, a.first) < depth_of(site, b.first);
+            });
+            if (!increasing(terms)) return false;
+            for (const auto& t : terms) order.push_back(t.first);
+        }
+    return compound && order == site.loops;
+}
 
 bool writes_in_window_order(const ir::Program& program, const std::string& output, const Format& format) {
     Loops loops;

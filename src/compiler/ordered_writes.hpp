@@ -27,4 +27,15 @@ namespace siskin::compiler {
 /// order) or in any other way.
 bool writes_in_window_order(const ir::Program& program, const std::string& output, const Format& format);
 
+/// Collapsed writes: `c[i*n + j] = A[i, j]` (a reshape that merges dimensions) reaches c's
+/// coordinates in increasing order when the loops run i outside j with j in 0:n. The rule: one
+/// write site; every subscript a plain index or an affine compound subscript (ir/affine.hpp),
+/// at least one compound; the indices of the subscripts, taken in the output's storage order and
+/// each compound's terms outer loop first, are the loops around the site, outermost first, each
+/// once; every loop a compound mentions below its outermost term has a constant range; and each
+/// coefficient is positive and larger than the most the terms of inner loops can add
+/// (c_k > sum over l > k of c_l * (hi_l - 1 - lo_l)). Then every element is written at most
+/// once and in coordinate order, so append-only levels take the writes.
+bool writes_collapsed_in_order(const ir::Program& program, const std::string& output, const Format& format);
+
 } // namespace siskin::compiler

@@ -41,6 +41,10 @@ struct TensorBinding {
     /// An output that starts from the values it holds (TensorSignature::keep_contents): not set
     /// to the fill first, and no write may be skipped for leaving an element at its fill.
     bool keep_contents = false;
+    /// An output written through compound subscripts in coordinate order (a collapse, see
+    /// compiler/ordered_writes.hpp): an append-only level is written by the innermost loop of its
+    /// subscript, below the loops the subscript also runs over.
+    bool collapsed_in_order = false;
     std::vector<cast::Expr> dims;                    // per tensor dimension
     std::vector<std::vector<BufferBinding>> levels;  // per level, in LevelStorage order
     std::optional<BufferBinding> values;             // none for a pattern leaf
