@@ -4,6 +4,8 @@
 
 #include "compiler/affine_extents.hpp"
 #include "siskin/operators.hpp"
+#include "wrappers/padding.hpp"
+#include "wrappers/reverse.hpp"
 #include "wrappers/slice.hpp"
 #include "wrappers/window.hpp"
 
@@ -112,6 +114,12 @@ std::optional<AffineRead> affine_read(LowerCtx& ctx, const LExpr& s, const std::
     auto [lo, hi] = ir::affine_span<cast::Expr>(
         inner, "", [&](const std::string& name) { return ranges.at(name); }, ops);
     return AffineRead{coef, c_add(l->closed, lo), c_add(c_sub(hi, lo), 1)};
+}
+
+LExpr resolved_subscript(const std::string& index, const AffineRead& r, const LExpr& pad) {
+    return Index::wrapped(index, pad            ? wrappers::padded_window(r.first, r.coef, pad)
+                                 : r.coef < 0 ? wrappers::reversed_window(r.first, -r.coef)
+                                              : wrappers::slice_window(r.first, r.coef));
 }
 
 LoopletPtr reduced_read(LowerCtx& ctx, const AffineRead& r, const LoopletPtr& level,

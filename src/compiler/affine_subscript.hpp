@@ -40,6 +40,13 @@ struct AffineRead {
 std::optional<AffineRead> affine_read(LowerCtx& ctx, const LExpr& s, const std::string& index,
                                       const LStmt& body);
 
+/// The subscript through which a resolving read (`r` without width) of loop `index` sees its
+/// level: `index` wrapped in the slice window (wrappers/slice.hpp), the reversed window for a
+/// negative coefficient (wrappers/reverse.hpp), the padded window where `pad` is given
+/// (wrappers/padding.hpp). Reading backwards through padding or into an output is the caller's
+/// to refuse.
+LExpr resolved_subscript(const std::string& index, const AffineRead& r, const LExpr& pad);
+
 /// The looplet of a reduced read over loop extent `ext`: the window offsets of `level` (the
 /// fibre's own looplet over [0, dim)) seen through the subscript's offset and stride.
 LoopletPtr reduced_read(LowerCtx& ctx, const AffineRead& r, const LoopletPtr& level,

@@ -17,9 +17,7 @@
 #include "simplify/simplify.hpp"
 #include "siskin/error.hpp"
 #include "siskin/operators.hpp"
-#include "wrappers/padding.hpp"
 #include "wrappers/reverse.hpp"
-#include "wrappers/slice.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -317,10 +315,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                             loop.index, loop.index, affine->coef,
                                             f->write ? "for outputs" : "through padding"),
                                 Error::Kind::Unsupported);
-                subscripts.front() = Index::wrapped(
-                    loop.index, pad ? wrappers::padded_window(affine->first, affine->coef, pad)
-                                : affine->coef < 0 ? wrappers::reversed_window(affine->first, -affine->coef)
-                                                   : wrappers::slice_window(affine->first, affine->coef));
+                subscripts.front() = resolved_subscript(loop.index, *affine, pad);
                 idx = subscripts.front()->as<Index>();
             } else if (f->write || affine->coef < 0 || pad || f->tensor->properties(f->level).implicit) {
                 return; // plain index arithmetic once the inner loops bind their indices

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "compiler/affine_subscript.hpp"
 #include "compiler/lower.hpp"
 #include "looplets/truncate.hpp"
 #include "lowering/index_wrapper.hpp"
@@ -84,14 +85,27 @@ bool same_value(const LExpr& a, const LExpr& b) {
     return ca && cb && ca->type == cb->type && expr_key(ca->expr) == expr_key(cb->expr);
 }
 
-/// A fibre read that the inner loop unfurls (its next subscript a loop index).
-const Fiber* unfurlable_fibre(const LExpr& e) {
+/// A fibre read that the inner loop unfurls, with its next subscript as that loop's index: the
+/// index itself, or a compound subscript of one index (`y + 1`, `2*y - 1`) as the index seen
+/// through the window lower_for gives it (affine_subscript.hpp). Permissive reads are left out:
+/// lower_for pads only a subscript that is not wrapped yet.
+struct FibreLeaf {
+    const Fiber* fibre;
+    LExpr index;
+};
+
+std::optional<FibreLeaf> fibre_leaf(LowerCtx& ctx, const LExpr& e) {
     const auto* f = e->as<Fiber>();
-    if (!f || f->write || f->subscripts.empty() || !f->subscripts.front()->as<Index>()) return nullptr;
-    return f;
+    if (!f || f->write || f->subscripts.empty() || f->pad()) return std::nullopt;
+    const LExpr& s = f->subscripts.front();
+    if (s->as<Index>()) return FibreLeaf{f, s};
+    auto form = linear_form(ctx, s);
+    if (!form || form->open.size() != 1) return std::nullopt;
+    const auto& term = form->open.front();
+    return FibreLeaf{f, resolved_subscript(term.index, AffineRead{term.coef, form->closed, std::nullopt}, nullptr)};
 }
 
-bool is_leaf(const LExpr& e) { return is_value(e) || unfurlable_fibre(e); }
+bool is_leaf(LowerCtx& ctx, const LExpr& e) { return is_value(e) || fibre_leaf(ctx, e); }
 
 /// The view of a fibre that is present only where `cond` holds, and all fill elsewhere (around
 /// the wrapper the subscript had, if any).
@@ -111,6 +125,7 @@ public:
         return make_looplet<Switch>(std::vector<Switch::Case>{
             {cond_, seen}, {std::nullopt, make_looplet<Run>(Literal::make(fill_))}});
     }
+    bool reads_backwards() const override { return inner_ && inner_->reads_backwards(); }
     const cast::Expr& cond() const { return cond_; }
     const IndexWrapperPtr& inner() const { return inner_; }
 
@@ -120,9 +135,10 @@ private:
     IndexWrapperPtr inner_;
 };
 
-/// Fibre f where cond holds, its fill elsewhere.
-LExpr guarded(const Fiber& f, cast::Expr cond) {
-    const auto& idx = *f.subscripts.front()->as<Index>();
+/// The leaf's fibre where cond holds, its fill elsewhere.
+LExpr guarded(const FibreLeaf& leaf, cast::Expr cond) {
+    const Fiber& f = *leaf.fibre;
+    const auto& idx = *leaf.index->as<Index>();
     IndexWrapperPtr inner = idx.wrapper;
     if (const auto* g = dynamic_cast<const Guard*>(idx.wrapper.get())) {
         cond = cast::bin(cast::BinaryOp::LogAnd, cond, g->cond());
@@ -151,18 +167,18 @@ public:
         switch (l->kind) {
         case LoopletKind::Run: {
             const LExpr& v = l->as<Run>()->body;
-            if (!is_leaf(v)) return std::nullopt;
+            if (!is_leaf(ctx_, v)) return std::nullopt;
             return Leaves{v, v};
         }
         case LoopletKind::Spike: {
             const auto& s = *l->as<Spike>();
-            if (!is_leaf(s.body) || !is_leaf(s.tail)) return std::nullopt;
+            if (!is_leaf(ctx_, s.body) || !is_leaf(ctx_, s.tail)) return std::nullopt;
             return Leaves{s.body, s.tail};
         }
         case LoopletKind::Lookup: {
             if (!unit) return std::nullopt;
             LExpr v = l->as<Lookup>()->body(ctx_, last);
-            if (!is_leaf(v)) return std::nullopt;
+            if (!is_leaf(ctx_, v)) return std::nullopt;
             return Leaves{std::nullopt, v};
         }
         case LoopletKind::Switch: {
@@ -199,12 +215,12 @@ public:
     /// its fill. (c1 ? (c2 ? v : f) : f) is (c1 && c2 ? v : f).
     std::optional<LExpr> choose(cast::Expr cond, LExpr a, const LExpr& b) {
         if (same_value(a, b)) return a;
-        if (const Fiber* f = unfurlable_fibre(a)) {
-            if (!is_fill_of(b, *f)) return std::nullopt;
+        if (auto f = fibre_leaf(ctx_, a)) {
+            if (!is_fill_of(b, *f->fibre)) return std::nullopt;
             return guarded(*f, cond);
         }
-        if (const Fiber* f = unfurlable_fibre(b)) {
-            if (!is_fill_of(a, *f)) return std::nullopt;
+        if (auto f = fibre_leaf(ctx_, b)) {
+            if (!is_fill_of(a, *f->fibre)) return std::nullopt;
             return guarded(*f, cast::un(cast::UnaryOp::Not, cond));
         }
         if (auto it = chosen_.find(a.get()); it != chosen_.end() && same_value(it->second.b, b)) {
@@ -331,7 +347,7 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletP
         if (s && run && !s->may_be_empty && is_value(run->body)) {
             LoopletPtr chunk = s->chunk(ctx, s->stop);
             const auto* spike = chunk->as<Spike>();
-            c.list = spike && same_value(spike->body, run->body) && is_leaf(spike->tail);
+            c.list = spike && same_value(spike->body, run->body) && is_leaf(ctx, spike->tail);
         }
     }
     cast::Expr probe = cast::var("siskin_probe");
