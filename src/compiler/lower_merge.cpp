@@ -87,22 +87,37 @@ bool same_value(const LExpr& a, const LExpr& b) {
 
 /// A fibre read that the inner loop unfurls, with its next subscript as that loop's index: the
 /// index itself, or a compound subscript of one index (`y + 1`, `2*y - 1`) as the index seen
-/// through the window lower_for gives it (affine_subscript.hpp). Permissive reads are left out:
-/// lower_for pads only a subscript that is not wrapped yet.
+/// through the window lower_for gives it (affine_subscript.hpp); a permissive one (`~(y + 1)`)
+/// through its padded window, its pad then spent.
 struct FibreLeaf {
     const Fiber* fibre;
     LExpr index;
+    std::vector<LExpr> pads;
 };
 
 std::optional<FibreLeaf> fibre_leaf(LowerCtx& ctx, const LExpr& e) {
     const auto* f = e->as<Fiber>();
-    if (!f || f->write || f->subscripts.empty() || f->pad()) return std::nullopt;
+    if (!f || f->write || f->subscripts.empty()) return std::nullopt;
     const LExpr& s = f->subscripts.front();
-    if (s->as<Index>()) return FibreLeaf{f, s};
-    auto form = linear_form(ctx, s);
-    if (!form || form->open.size() != 1) return std::nullopt;
-    const auto& term = form->open.front();
-    return FibreLeaf{f, resolved_subscript(term.index, AffineRead{term.coef, form->closed, std::nullopt}, nullptr)};
+    const LExpr pad = f->pad();
+    const auto* idx = s->as<Index>();
+    if (idx && !pad) return FibreLeaf{f, s, f->pads};
+    if (idx && idx->wrapper) return std::nullopt; // lower_for does not pad a wrapped index
+    std::optional<AffineRead> read;
+    std::string index;
+    if (idx) {
+        read = AffineRead{1, c_int(0), std::nullopt};
+        index = idx->name;
+    } else {
+        auto form = linear_form(ctx, s);
+        if (!form || form->open.size() != 1) return std::nullopt;
+        read = AffineRead{form->open.front().coef, form->closed, std::nullopt};
+        index = form->open.front().index;
+    }
+    if (pad && read->coef < 0) return std::nullopt; // lower_for refuses it
+    std::vector<LExpr> pads = f->pads;
+    if (pad) pads.front() = nullptr;
+    return FibreLeaf{f, resolved_subscript(index, *read, pad), std::move(pads)};
 }
 
 bool is_leaf(LowerCtx& ctx, const LExpr& e) { return is_value(e) || fibre_leaf(ctx, e); }
@@ -147,7 +162,7 @@ LExpr guarded(const FibreLeaf& leaf, cast::Expr cond) {
     std::vector<LExpr> subs = f.subscripts;
     subs.front() = Index::wrapped(idx.name, std::make_shared<Guard>(cond, f.tensor->fill, inner));
     return std::make_shared<Fiber>(f.tensor, f.type, f.level, f.sub, f.pos, std::move(subs), f.protocols,
-                                   f.write, f.dirty, f.depth, f.id);
+                                   f.write, f.dirty, f.depth, f.id, leaf.pads);
 }
 
 bool is_fill_of(const LExpr& e, const Fiber& f) {
