@@ -259,6 +259,26 @@ TEST(CompilerManyOperands, ShiftedStencilsMatchTheReference) {
     compiled_matching_reference(shifted_reads(9, 3), {{"I", &image}}, {{"O", with_format("dcsr", 2)}});
 }
 
+// "Same"-size stencils: permissive shifted reads (`coalesce(I[~(x-1),~(y+1)], 0)`) pad outside
+// the image; their padded windows (pad, the shifted row, pad) merge like the other operands.
+TEST(CompilerManyOperands, PaddedStencilsMatchTheReference) {
+    std::string sum = "I[x,y]";
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            if (dx || dy) sum += fmt::format(" + coalesce(I[~(x+{}),~(y+{})], 0)", dx, dy);
+    for (const std::string format : {"csr", "dcsr", "coo"}) {
+        SCOPED_TRACE(format);
+        // Entries in the first and last rows and columns, whose shifted copies leave the image.
+        Tensor image = make({6, 7}, format, {{{0, 0}, 1}, {{0, 6}, 2}, {{2, 3}, 3}, {{3, 6}, 4}, {{5, 0}, 5}, {{5, 6}, 6}});
+        compiled_matching_reference("O[x,y] = " + sum, {{"I", &image}});
+    }
+    // A window that ends inside the chunk of an entry: d's last entry, shifted one on, lies past
+    // the loop's end, so at the end the step stops short of it and d reads its fill there.
+    Tensor a = make({8}, "sparselist(0)", {{{2}, 1}, {{7}, 2}});
+    Tensor d = make({8}, "sparselist(0)", {{{3}, 4}, {{7}, 8}});
+    compiled_matching_reference("o[i] = a[i] + a[i] + a[i] + coalesce(d[~(i-1)], 0)", {{"a", &a}, {"d", &d}});
+}
+
 // Shifted reads of matrices in different formats (a dense one among them), under + and under
 // min with fill inf.
 TEST(CompilerManyOperands, ShiftedReadsOfMixedFormatsMatchTheReference) {

@@ -327,26 +327,50 @@ struct Cursor {
     /// past its last entry its stop is a sentinel no step reaches, so `end == stop` alone says
     /// that its entry is at the step's end: no load or branch per step for operands not there.
     bool list = false;
+    /// The set-up and clean-up of looplets inside its phases (a padded window's level), run
+    /// before and after the merge loop.
+    std::vector<cast::Stmt> pre, post;
 };
+
+// Appends the parts of looplet l over `range`, the phase that ends at `stop` (none: the last):
+// a Sequence, seen through Shifts and Thunks, spreads into its own phases, ending where they end
+// or where the phase does, so a padded window (pad, the level's sequence, pad) is one cursor too.
+void add_parts(LowerCtx& ctx, Cursor& c, LoopletPtr l, const Extent& range, const std::optional<cast::Expr>& stop) {
+    for (;;) {
+        if (const auto* sh = l->as<Shift>()) {
+            l = shift_looplet(sh->body, sh->delta);
+        } else if (const auto* t = l->as<Thunk>()) {
+            c.pre.insert(c.pre.end(), t->preamble.begin(), t->preamble.end());
+            c.post.insert(c.post.begin(), t->epilogue.begin(), t->epilogue.end());
+            l = t->body;
+        } else {
+            break;
+        }
+    }
+    const auto* seq = l->as<Sequence>();
+    if (!seq) {
+        c.parts.push_back({stop, l, range});
+        return;
+    }
+    Prover& pr = ctx.prover();
+    cast::Expr from = range.lo;
+    for (const auto& ph : seq->phases) {
+        std::optional<cast::Expr> ends = stop;
+        if (ph.stop) ends = stop ? pr.min({*ph.stop, *stop}) : *ph.stop;
+        Extent part{from, ph.stop ? pr.min({*ph.stop, range.hi}) : range.hi};
+        add_parts(ctx, c, ph.body(ctx, part), part, ends);
+        if (ph.stop) from = pr.max({*ph.stop, range.lo});
+    }
+}
 
 // An operand as cursor phases, or none when it is not a Sequence or Stepper of value looplets
 // (guarded or not).
 std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletPtr& l, const Extent& ext,
                                 const std::optional<Guarded>& g) {
-    Prover& pr = ctx.prover();
     Cursor c{u, {}, std::nullopt};
-    if (l->kind == LoopletKind::Stepper) {
-        c.parts.push_back({std::nullopt, l, ext});
-    } else if (const auto* seq = l->as<Sequence>()) {
-        cast::Expr from = ext.lo;
-        for (const auto& ph : seq->phases) {
-            Extent range{from, ph.stop ? pr.min({*ph.stop, ext.hi}) : ext.hi};
-            c.parts.push_back({ph.stop, ph.body(ctx, range), range});
-            if (ph.stop) from = pr.max({*ph.stop, ext.lo});
-        }
-    } else {
-        return std::nullopt;
-    }
+    if (l->kind == LoopletKind::Stepper) c.parts.push_back({std::nullopt, l, ext});
+    else if (l->kind == LoopletKind::Sequence) add_parts(ctx, c, l, ext, std::nullopt);
+    else return std::nullopt;
     if (g) {
         // Absent, the operand is its last phase: Run(fill), added when it is not that already.
         c.guard = g->cond;
@@ -359,7 +383,10 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletP
     if (c.parts.size() == 2 && c.parts[0].stop) {
         const auto* s = c.parts[0].looplet->as<Stepper>();
         const auto* run = c.parts[1].looplet->as<Run>();
-        if (s && run && !s->may_be_empty && is_value(run->body)) {
+        bool bounded = false; // its chunks end by its entries' end (list_stop)
+        for (const auto& b : s ? s->stop_bounds : std::vector<cast::Expr>{})
+            bounded = bounded || ctx.prover().le(b, *c.parts[0].stop);
+        if (s && bounded && run && !s->may_be_empty && is_value(run->body)) {
             LoopletPtr chunk = s->chunk(ctx, s->stop);
             const auto* spike = chunk->as<Spike>();
             c.list = spike && same_value(spike->body, run->body) && is_leaf(ctx, spike->tail);
@@ -512,6 +539,9 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         // Which phase each operand is in, and where its current chunk stops.
         std::vector<std::vector<cast::Expr>> in_phase(cursors.size());
         std::vector<cast::Expr> stops;
+        // Per part: a stepper whose chunk the phase's stop may cut (a window's end inside an
+        // entry's chunk); its chunk then ends at its own stop, past the step.
+        std::vector<std::vector<bool>> cut(cursors.size());
         for (size_t k = 0; k < cursors.size(); ++k) {
             const auto& parts = cursors[k].parts;
             if (lists[k]) {
@@ -530,11 +560,14 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
                     bool bounded = !part.stop;
                     for (const auto& b : s->stop_bounds) bounded = bounded || pr.le(b, *part.stop);
                     stop_of.push_back(bounded ? s->stop : pr.min({s->stop, *part.stop}));
+                    cut[k].push_back(!bounded);
+                    continue;
                 } else if (part.looplet->kind == LoopletKind::Lookup) {
                     stop_of.push_back(c_add(start, 1));
                 } else {
                     stop_of.push_back(part.stop ? *part.stop : merge_hi);
                 }
+                cut[k].push_back(false);
             }
             cast::Expr stop = stop_of.back();
             for (size_t j = parts.size() - 1; j-- > 0;) stop = cast::Ternary::make(in_phase[k][j], stop_of[j], stop);
@@ -563,8 +596,10 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
             for (size_t j = 0; j < parts.size(); ++j) {
                 const LoopletPtr& l = parts[j].looplet;
                 LoopletPtr here;
-                if (const auto* s = l->as<Stepper>())
-                    here = truncate(ctx, s->chunk(ctx, stops[k]), Extent{start, stops[k]}, step);
+                if (const auto* s = l->as<Stepper>()) {
+                    cast::Expr own = cut[k][j] ? s->stop : stops[k];
+                    here = truncate(ctx, s->chunk(ctx, own), Extent{start, own}, step);
+                }
                 else if (l->kind == LoopletKind::Lookup)
                     here = l;
                 else
@@ -661,9 +696,14 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
     for (const auto& [name, cond] : presence)
         ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), name, cond));
     for (const auto& [cond, stmts] : pre) ctx.emit(only_where(cond, stmts));
+    auto where_present = [&](const Cursor& c, const std::vector<cast::Stmt>& stmts) {
+        ctx.emit(c.guard ? only_where(*c.guard, stmts) : stmts);
+    };
+    for (const auto& c : cursors) where_present(c, c.pre);
     LStmt merged = replace_unfurled(body, lookups);
     if (cursors.empty()) lower_extent(ctx, index, ext, merged);
     else merge_loop(ctx, index, ext, merged, cursors);
+    for (size_t k = cursors.size(); k-- > 0;) where_present(cursors[k], cursors[k].post);
     for (size_t k = post.size(); k-- > 0;) ctx.emit(only_where(post[k].first, post[k].second));
     return true;
 }
