@@ -316,6 +316,9 @@ TEST(CompilerManyOperands, GeneratedCodeOfShiftedReadsGrowsLinearly) {
         EXPECT_LE(sixteen - eight, 3 * (eight - four))
             << format << ": " << four << ", " << eight << " and " << sixteen << " lines for 4, 8 and 16 reads";
         EXPECT_LT(sixteen, 1000u) << format;
+        // Where the rows merge too, three reads merge already (per-case code nested at both
+        // levels: 775 lines on dcsr).
+        if (format != "csr") EXPECT_LT(lines(3), four) << format;
     }
 }
 

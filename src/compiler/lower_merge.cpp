@@ -31,7 +31,10 @@
 // takes such a Switch as a guarded operand: its set-up runs only where cond holds (declarations
 // take `cond ? init : 0`), and each of its phases is current only where cond holds, so an absent
 // operand is its fill without a branch of code of its own. A union of dcsr or coo matrices thus
-// merges at both levels.
+// merges at both levels, shifted reads (`I[x+1, y+2]`) and padded ones included: a fibre whose
+// next subscript is a compound of one index is guarded as that index through its window, and a
+// phase that is itself a sequence (a padded window: pad, the shifted row, pad) spreads into the
+// operand's phases.
 #include <cstdint>
 #include <optional>
 
@@ -53,6 +56,10 @@ namespace {
 /// output (kernel ms, specialised vs merge): n = 2: 0.04-0.06 vs 0.07; 3: 0.13-0.21 vs 0.27-0.29;
 /// 4: 0.41-0.54 vs 0.46-0.47, but 4.5 s of cc for 575 lines; 5: 0.62-0.71 vs 0.59-0.60, 12 s of cc.
 constexpr size_t kMergeAbove = 3;
+/// The same where the operands' entries are rows that merge again (dcsr, coo; guarded rows):
+/// three per-case rows loops of three per-case entry merges each gave 775 lines of C for three
+/// shifted reads of a dcsr matrix (2.7 s of cc), the merge at both levels ~140.
+constexpr size_t kRowsMergeAbove = 2;
 
 using cast::BinaryOp;
 
@@ -121,6 +128,8 @@ std::optional<FibreLeaf> fibre_leaf(LowerCtx& ctx, const LExpr& e) {
 }
 
 bool is_leaf(LowerCtx& ctx, const LExpr& e) { return is_value(e) || fibre_leaf(ctx, e); }
+
+bool is_fibre(const LExpr& e) { return e->kind == NodeKind::Fiber; }
 
 /// The view of a fibre that is present only where `cond` holds, and all fill elsewhere (around
 /// the wrapper the subscript had, if any).
@@ -327,6 +336,9 @@ struct Cursor {
     /// past its last entry its stop is a sentinel no step reaches, so `end == stop` alone says
     /// that its entry is at the step's end: no load or branch per step for operands not there.
     bool list = false;
+    /// Its entries are fibres of a further level (or it is such a fibre, guarded): the loop
+    /// inside merges again, so per-case code would multiply at every level.
+    bool rows = false;
     /// The set-up and clean-up of looplets inside its phases (a padded window's level), run
     /// before and after the merge loop.
     std::vector<cast::Stmt> pre, post;
@@ -371,6 +383,7 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletP
     if (l->kind == LoopletKind::Stepper) c.parts.push_back({std::nullopt, l, ext});
     else if (l->kind == LoopletKind::Sequence) add_parts(ctx, c, l, ext, std::nullopt);
     else return std::nullopt;
+    c.rows = g.has_value();
     if (g) {
         // Absent, the operand is its last phase: Run(fill), added when it is not that already.
         c.guard = g->cond;
@@ -395,13 +408,10 @@ std::optional<Cursor> cursor_of(LowerCtx& ctx, const Unfurled* u, const LoopletP
     cast::Expr probe = cast::var("siskin_probe");
     for (const auto& part : c.parts) {
         const LoopletPtr& p = part.looplet;
-        if (const auto* s = p->as<Stepper>()) {
-            if (!Folder(ctx).fold(s->chunk(ctx, s->stop), probe, false)) return std::nullopt;
-        } else if (p->kind == LoopletKind::Lookup) {
-            if (!Folder(ctx).fold(p, probe, true)) return std::nullopt;
-        } else if (!Folder(ctx).fold(p, probe, false)) {
-            return std::nullopt;
-        }
+        const auto* s = p->as<Stepper>();
+        auto leaves = Folder(ctx).fold(s ? s->chunk(ctx, s->stop) : p, probe, p->kind == LoopletKind::Lookup);
+        if (!leaves) return std::nullopt;
+        c.rows = c.rows || is_fibre(leaves->tail) || (leaves->head && is_fibre(*leaves->head));
     }
     return c;
 }
@@ -691,7 +701,9 @@ bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, con
         else if (!c) return false;
         else cursors.push_back(std::move(*c));
     }
-    if (cursors.size() + lookups.size() <= kMergeAbove) return false;
+    bool rows = !lookups.empty(); // guarded lookups: operands of a merge outside
+    for (const auto& c : cursors) rows = rows || c.rows;
+    if (cursors.size() + lookups.size() <= (rows ? kRowsMergeAbove : kMergeAbove)) return false;
 
     for (const auto& [name, cond] : presence)
         ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Bool), name, cond));
