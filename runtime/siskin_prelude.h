@@ -131,6 +131,10 @@ static inline int siskin_buffer_resize(siskin_buffer *b, int64_t n, size_t elem_
     return SISKIN_OK;
 }
 
+/* The hash table of a sparsehash level: find, insert, and the sorted lists of freeze
+ * (siskin_hash_insert_i32/_i64, ...); it grows siskin_buffers, so it comes after them. */
+#include "siskin_hash.h"
+
 /* A hint that the memory at p will be read soon: the fibre an indirect walk reaches a few
  * iterations on (codegen's prefetch_fibres). It never faults and changes no result. */
 static inline void siskin_prefetch(const void *p) {

@@ -340,7 +340,7 @@ TEST(AffineCompiled, FinchCase16Scatter) {
     Tensor in = Tensor::from_coordinates({5}, ValueType::Int64, Scalar::of(int64_t{-1}), Format::parse("dense", 1), list);
     OutputSpec three;
     three.shape = std::vector<int64_t>{3};
-    for (const std::string out : {"dense", "sparsebytemap(0)"}) {
+    for (const std::string out : {"dense", "sparsebytemap(0)", "sparsehash(0)"}) {
         OutputSpec spec = three;
         spec.format = Format::parse(out, 1);
         auto got = compiled_matching_reference("bins[I[i]] += 1", {{"I", &in}}, {{"bins", spec}});

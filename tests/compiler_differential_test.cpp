@@ -3,7 +3,7 @@
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
-// sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, pattern leaves), with chosen or given
+// sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, sparsehash, pattern leaves), with chosen or given
 // index widths. Each case runs on 1, 2, 3 or 7 threads (CompileOptions::threads, every loop in
 // parallel however small), and a matrix may have an empty row and a full one (chunks balanced
 // by entries meet both).
@@ -85,11 +85,11 @@ struct Gen {
         static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo", "dense(0)/band(1)",
                                                    "dense(0)/rle(1)", "dense(0)/bytemap(1)",
                                                    "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)",
-                                                   "dense(0)/packbits(1)"};
+                                                   "dense(0)/packbits(1)", "dense(0)/hash(1)", "hash(0)/hash(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
                                                    "dense(1)/rle(0)", "dense(1)/bytemap(0)",
                                                    "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)",
-                                                   "dense(1)/packbits(0)"};
+                                                   "dense(1)/packbits(0)", "hash(1)/hash(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
@@ -97,15 +97,15 @@ struct Gen {
         if (chance(rng, 0.4)) return "dense";
         static const std::vector<std::string> sparse{"sparselist(0)", "sparselist(0)", "band(0)",
                                                      "rle(0)", "bytemap(0)", "sparserunlist(0)", "vbl(0)",
-                                                     "packbits(0)"};
+                                                     "packbits(0)", "hash(0)"};
         return pick(rng, sparse) + width();
     }
     // A sparse vector output: appended in order (sparselist, runlist, sparseband, coo), or the
-    // random-access bytemap; an index width sometimes.
+    // random-access bytemap and hash; an index width sometimes.
     Format vector_output() {
         static const std::vector<std::string> formats{"sparselist(0)", "sparselist(0)", "bytemap(0)",
                                                       "rle(0)", "band(0)", "coo", "sparserunlist(0)", "vbl(0)",
-                                                      "packbits(0)"};
+                                                      "packbits(0)", "hash(0)"};
         std::string f = pick(rng, formats);
         if (chance(rng, 0.3)) f += width();
         return Format::parse(f, 1);
@@ -126,7 +126,9 @@ struct Gen {
             {"dense(0)/sparserunlist(1)", "sparselist(1)/sparserunlist(0)"},
             {"vbl(0)/vbl(1)", "dense(1)/vbl(0)"},
             {"sparselist(0)/packbits(1)", "dense(1)/packbits(0)"},
-            {"coo(0,1)", "coo(1,0)"}};
+            {"coo(0,1)", "coo(1,0)"},
+            {"hash(0)/hash(1)", "hash(1)/hash(0)"},
+            {"dense(0)/hash(1)", "sparselist(1)/hash(0)"}};
         int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense
         const auto& [rows, cols] = formats[static_cast<size_t>(k - 1)];
@@ -139,9 +141,10 @@ struct Gen {
         static const std::vector<std::string> rows{"dense(0)/sparselist(1)/pattern",
                                                    "sparselist(0)/sparselist(1)/pattern",
                                                    "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern",
-                                                   "dense(0)/sparserunlist(1)/pattern"};
+                                                   "dense(0)/sparserunlist(1)/pattern",
+                                                   "hash(0)/hash(1)/pattern"};
         static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
-                                                   "dense(1)/bytemap(0)/pattern"};
+                                                   "dense(1)/bytemap(0)/pattern", "hash(1)/hash(0)/pattern"};
         return Format::parse(pick(rng, row_major ? rows : cols), 2);
     }
     double density() { return pick(rng, std::vector<double>{0.0, 0.15, 0.4, 0.8, 1.0}); }
@@ -187,8 +190,8 @@ Case make_case(Rng& rng) {
         c.what = rows ? "row sums" : "column sums";
         c.program = g.loops(rows ? "y[i] += A[i, j]" : "y[j] += A[i, j]");
         if (rows == g.row_major && chance(rng, 0.4)) c.outputs["y"].format = g.vector_output();
-        // A bytemap takes writes in any order.
-        else if (chance(rng, 0.3)) c.outputs["y"].format = Format::parse("bytemap(0)", 1);
+        // A bytemap and a hash take writes in any order.
+        else if (chance(rng, 0.3)) c.outputs["y"].format = Format::parse(chance(rng, 0.5) ? "bytemap(0)" : "hash(0)", 1);
         break;
     }
     case 2: { // scalar reductions with + min max

@@ -121,7 +121,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
 
     // The prologue: one local per class of dimensions, one per buffer.
     auto i64 = cast::Type::of(ValueType::Int64);
-    cast::Expr dims = cast::var("dims"), buffers = cast::var("buffers");
+    cast::Expr dims = cast::var("dims"), buffers = cast::var(BufferBinding::kKernelBuffers);
     std::map<std::string, cast::Expr> class_var;
     std::map<std::string, std::vector<DimRef>> members;
     int dim_slot = 0;

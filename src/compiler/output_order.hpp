@@ -14,7 +14,9 @@
 //
 // A reduction whose loops keep more than one of the output's indices inside a reduction loop
 // (the outer product `for k, i, j { C[i,j] += A[i,k] * B[k,j] }` into CSR, written so) would
-// need a workspace as large as the output: it writes a dense temporary, converted the same way.
+// need a workspace as large as the output: it writes a dense temporary, converted the same way,
+// unless the output takes writes in any order itself (sparsehash(0)/sparsehash(1): Finch's
+// outer product through a hash workspace, O(entries) memory instead of the dense O(m n)).
 //
 // All keep the meaning: an output written once per element, in any order, ends the same.
 #include <map>
@@ -38,6 +40,10 @@ struct OrderedOutputs {
     std::map<std::string, TensorSignature> signatures; // the temporaries' added
     std::vector<OutputRoute> routes;
 };
+
+/// Whether no level of `format` is append-only: every level takes writes in any order (dense,
+/// sparsebytemap, sparsehash).
+bool takes_any_order(const Format& format);
 
 /// Whether writing `lhs` (an output stored in `format`) inside `loops` (outermost first) reaches
 /// an append-only level of it after an index of a later level, or before an index of an earlier

@@ -209,7 +209,7 @@ const std::vector<Stage>& stages() {
          [](Planning& p) {
              cast::Function kernel = cast::Function::make(
                  cast::Type::named("int"), kKernelSymbol,
-                 {{cast::Type::named("siskin_buffer").pointer().pointer(), "buffers"},
+                 {{cast::Type::named("siskin_buffer").pointer().pointer(), BufferBinding::kKernelBuffers},
                   {cast::Type::of(ValueType::Int64).as_const().pointer(), "dims"}},
                  p.body);
              std::string helpers = p.ctx.helpers();

@@ -23,7 +23,8 @@
     X(sparseinterval)           \
     X(sparserunlist)            \
     X(sparseblocklist)          \
-    X(packbits)
+    X(packbits)                 \
+    X(sparsehash)
 
 // One line per leaf format; X(name) refers to `const LeafFormat& name##_leaf()` in name.cpp.
 #define SISKIN_LEAF_FORMATS(X) \

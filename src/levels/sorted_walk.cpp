@@ -19,6 +19,7 @@ cast::Expr idx(const cast::Expr& base, const cast::Expr& i) { return cast::at(ba
 cast::Expr lt(const cast::Expr& a, const cast::Expr& b) { return cast::bin(cast::BinaryOp::Lt, a, b); }
 
 cast::Expr child_pos(const SortedWalk& w) {
+    if (w.positions) return idx(*w.positions, w.p);
     return w.base ? c_add(*w.base, idx(w.crd, w.p)) : w.p;
 }
 
@@ -60,12 +61,13 @@ std::vector<cast::Stmt> sorted_seek(const SortedWalk& w, const cast::Expr& start
 }
 
 LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, const cast::Expr& pos_lo,
-                        const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base) {
+                        const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base,
+                        std::optional<cast::Expr> positions) {
     const TensorBinding& t = *f.tensor;
     auto fiber = std::make_shared<const Fiber>(f);
     SortedWalk w{crd, cast::var(ctx.fresh("p")), cast::var(ctx.fresh("p_end")),
                  cast::var(ctx.fresh("p_last")), t.level_dim(f.level), t.index_type(f.level),
-                 std::move(base)};
+                 std::move(base), std::move(positions)};
     auto i64 = cast::Type::of(ValueType::Int64);
     std::vector<cast::Stmt> pre{
         cast::Decl::make(i64, w.p.as<cast::Var>().name, pos_lo),
@@ -148,14 +150,16 @@ LExpr child_or_fill(LowerCtx& ctx, const Fiber& f, std::vector<cast::Stmt> pre, 
 
 LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd,
                                  const cast::Expr& pos_lo, const cast::Expr& pos_hi,
-                                 std::optional<cast::Expr> base) {
+                                 std::optional<cast::Expr> base,
+                                 std::optional<cast::Expr> positions) {
     const TensorBinding& t = *f.tensor;
     auto fiber = std::make_shared<const Fiber>(f);
     cast::Expr dim = t.level_dim(f.level);
     // w.p walks down from the last entry; w.end is the fibre's first position (the walk is
     // valid while w.p >= w.end); w.last is one past the reversed coordinate of the first entry.
     SortedWalk w{crd, cast::var(ctx.fresh("q")), cast::var(ctx.fresh("q_lo")),
-                 cast::var(ctx.fresh("q_last")), dim, t.index_type(f.level), std::move(base)};
+                 cast::var(ctx.fresh("q_last")), dim, t.index_type(f.level), std::move(base),
+                 std::move(positions)};
     auto i64 = cast::Type::of(ValueType::Int64);
     std::vector<cast::Stmt> pre{
         cast::Decl::make(i64, w.p.as<cast::Var>().name, c_add(pos_hi, -1)),

@@ -1,9 +1,10 @@
 #pragma once
 // The walk and gallop looplets of a sorted coordinate list (crd[p] .. crd[end-1], strictly
-// increasing), shared by the levels that iterate one: sparselist (child position p) and
-// sparsebytemap (its sorted list srt, child position base + srt[p]); the stepper over entries
-// with increasing exclusive ends (runlist, sparserunlist and sparseblocklist: runs and blocks);
-// and the binary search that locates a coordinate in a fibre of such a list.
+// increasing), shared by the levels that iterate one: sparselist (child position p),
+// sparsebytemap (its sorted list srt, child position base + srt[p]) and sparsehash (its sorted
+// list idx, child position srt[p]); the stepper over entries with increasing exclusive ends
+// (runlist, sparserunlist and sparseblocklist: runs and blocks); and the binary search that
+// locates a coordinate in a fibre of such a list.
 #include <functional>
 #include <optional>
 #include <vector>
@@ -15,8 +16,9 @@ namespace siskin::levels {
 struct SortedWalk {
     cast::Expr crd, p, end, last, dim;
     ValueType index_type;
-    /// Child position of entry p: p itself when none, else base + crd[p].
+    /// Child position of entry p: p itself when neither is set, base + crd[p], or positions[p].
     std::optional<cast::Expr> base;
+    std::optional<cast::Expr> positions;
 };
 
 /// Statements moving p to the first entry whose coordinate is >= start.
@@ -24,14 +26,16 @@ std::vector<cast::Stmt> sorted_seek(const SortedWalk& w, const cast::Expr& start
 /// Thunk(p, end, last) Sequence[Phase(last, walk Stepper or gallop Jumper), Phase(Run(fill))]
 /// over fibre f; `pos_lo`/`pos_hi` are the bounds of the fibre's entries.
 LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, const cast::Expr& pos_lo,
-                        const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base);
+                        const cast::Expr& pos_hi, bool gallop, std::optional<cast::Expr> base,
+                        std::optional<cast::Expr> positions = std::nullopt);
 /// The same fibre walked from its end, over reversed coordinates: index r holds the entry at
 /// coordinate dim-1-r. Thunk(q = pos_hi-1, q_lo, q_last) Sequence[Phase(q_last, Stepper(stop =
 /// dim - crd[q], chunk = Spike(fill, child(q)), next = q--)), Phase(Run(fill))]; its seek is a
-/// binary search. Work is the stored entries, as forwards.
+/// binary search. Work is the stored entries, as forwards. Child positions as sorted_fibre's.
 LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd,
                                  const cast::Expr& pos_lo, const cast::Expr& pos_hi,
-                                 std::optional<cast::Expr> base);
+                                 std::optional<cast::Expr> base,
+                                 std::optional<cast::Expr> positions = std::nullopt);
 
 /// The chunk of entry q of a fibre of ended entries: what covers the coordinates up to ends[q].
 using EndedChunk = std::function<LoopletPtr(LowerCtx&, const Fiber&, const cast::Expr& q)>;

@@ -27,6 +27,13 @@ struct BufferBinding {
     bool output = false;   // writable (and growable)
     cast::Expr data_var() const { return cast::var(data); }
     cast::Expr raw_var() const { return cast::var(raw); }
+    /// The number of elements in use, for inputs too (whose siskin_buffer has no local).
+    cast::Expr size_var() const {
+        cast::Expr buffer = output ? raw_var() : cast::at(cast::var(kKernelBuffers), cast::lit(Scalar::of(int64_t{slot})));
+        return cast::Field::make(buffer, "size");
+    }
+    /// The kernel's parameter holding every buffer (`siskin_buffer *buffers[]`).
+    static constexpr const char* kKernelBuffers = "buffers";
 };
 
 struct TensorBinding {

@@ -1,0 +1,308 @@
+// SparseHash (Finch's SparseHash/SparseDict): entries written in any order, found in expected
+// O(1) through an open-addressing hash table, and listed in coordinate order at freeze.
+//
+// Position q is the q-th entry first written (the host's build numbers them in storage order);
+// par[q] and crd[q] are its parent position and coordinate, flg[q] whether it is stored, and
+// tbl (runtime/siskin_hash_key.h) maps (par, crd) to q. Freeze lists the stored entries of fibre
+// p in increasing coordinate order: entries k = pos[p] .. pos[p+1]-1, coordinate idx[k], at
+// position srt[k]. Positions are never moved, so the levels below a hash level (another hash
+// level: the 2-D workspace of outer-product SpGEMM) keep theirs.
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "levels/level_codegen.hpp"
+#include "levels/level_format.hpp"
+#include "levels/sorted_walk.hpp"
+#include "lowering/tensor_binding.hpp"
+#include "siskin/error.hpp"
+#include "siskin_hash_key.h" // runtime/: the hash and probe the kernels use
+
+namespace siskin::levels {
+
+namespace {
+
+const ValueType kFlag = ValueType::Bool;
+
+
+cast::Expr as_i64(const cast::Expr& e) { return cast::Cast::make(cast::Type::of(ValueType::Int64), e); }
+
+// Points a buffer's data variable at its memory again, after a runtime helper grew it.
+cast::Stmt refresh(const BufferBinding& b) {
+    return cast::assign(b.data_var(), cast::Cast::make(cast::Type::of(b.type).pointer(),
+                                                       cast::Field::make(b.raw_var(), "data")));
+}
+
+// SparseHash, codegen face.
+// Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over idx[pos[r] ..
+// pos[r+1]-1], child position srt[p]; follow (and random access) probes the table:
+//   Lookup(i -> q = siskin_hash_find(tbl, r, i); Select(q >= 0: child(q), else fill))
+// Writing is random access, at any level of an output: a write below (r, i) finds or inserts its
+// entry (siskin_hash_insert: the table doubles before it is half full) and, when new, opens the
+// child's slot and clears flg[q]. flg[q] is the child's dirty flag (a pattern leaf's value); a
+// write sets the parent's flag when flg[q] is set and, right above an element leaf, the value
+// differs from the fill. Freeze keeps an entry when flg[q] (and, above an element leaf, when its
+// value differs from the fill), and lists them (siskin_hash_freeze: a counting sort by parent, a
+// merge sort by coordinate). An entry dropped there stays in the table holding the fill (or an
+// empty fibre), so a probe reads what a walk does.
+class SparseHashCodegen final : public LevelCodegen {
+public:
+    std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
+
+    LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        if (protocol == "follow")
+            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+                return locate_at(c, *fiber, i);
+            });
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        const cast::Expr& r = f.pos.front();
+        return sorted_fibre(ctx, f, t.buffer(f.level, "idx").data_var(), at(pos, r), at(pos, c_add(r, 1)),
+                            protocol == "gallop", std::nullopt, t.buffer(f.level, "srt").data_var());
+    }
+
+    LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
+        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    // The level starts empty (compile() keeps the contents of dense outputs only); the first
+    // insert makes the table.
+    void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        ctx.set_level_var(t, level, "count", ctx.local(t.name + "_entries" + std::to_string(level), c_int(0)));
+        for (const char* name : {"tbl", "par", "crd"})
+            ctx.emit(cast::assign(t.buffer(level, name).size_var(), c_int(0)));
+    }
+
+    // Entries open when first written, not with their parent.
+    void init_slots(LowerCtx&, const TensorBinding&, int, const cast::Expr&, const cast::Expr&) const override {}
+
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override {
+        auto fiber = std::make_shared<const Fiber>(f);
+        return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
+            return write_at(c, *fiber, i);
+        });
+    }
+
+    LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
+        return write_at(ctx, f, c_value(ctx, f.subscripts.front()));
+    }
+
+    cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
+                      const cast::Expr& parents) const override {
+        cast::Expr count = ctx.level_var(t, level, "count");
+        const BufferBinding& flg = t.buffer(level, "flg");
+        for (const char* name : {"tbl", "par", "crd"}) ctx.emit(refresh(t.buffer(level, name)));
+        ctx.emit(ctx.reserve(flg, count));
+        if (keeps_by_value(t, level))
+            emit_range_loop(ctx, c_int(0), count, [&](const cast::Expr& q) {
+                cast::Expr flag = at(flg.data_var(), q);
+                return std::vector<cast::Stmt>{cast::assign(
+                    flag, cast::bin(cast::BinaryOp::LogAnd, flag, t.leaf().holds_value(ctx, t, q)))};
+            });
+        std::string fn = "siskin_hash_freeze_" + std::string(search_suffix(t.index_type(level)));
+        cast::Expr status = ctx.local(t.name + "_frozen" + std::to_string(level),
+                                      cast::call(fn, {t.buffer(level, "par").data_var(),
+                                                      t.buffer(level, "crd").data_var(), flg.data_var(),
+                                                      count, parents, t.buffer(level, "pos").raw_var(),
+                                                      t.buffer(level, "srt").raw_var(),
+                                                      t.buffer(level, "idx").raw_var()}));
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Ne, status, cast::var("SISKIN_OK")),
+                                cast::Return::make(status)));
+        for (const char* name : {"pos", "srt", "idx"}) ctx.emit(refresh(t.buffer(level, name)));
+        ctx.emit(cast::assign(flg.size_var(), count));
+        return count;
+    }
+
+private:
+    // Whether an entry is kept for its value (an element leaf right below) besides its flag.
+    static bool keeps_by_value(const TensorBinding& t, int level) {
+        return level + 1 == t.num_levels() && t.format.leaf() == Leaf::Element;
+    }
+
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        const BufferBinding& tbl = t.buffer(f.level, "tbl");
+        std::string fn = "siskin_hash_find_" + std::string(search_suffix(t.index_type(f.level)));
+        std::string q = ctx.fresh("q");
+        std::vector<cast::Stmt> pre{cast::Decl::make(
+            cast::Type::of(ValueType::Int64), q,
+            cast::call(fn, {tbl.data_var(), tbl.size_var(), t.buffer(f.level, "par").data_var(),
+                            t.buffer(f.level, "crd").data_var(), as_i64(f.pos.front()), as_i64(c)}))};
+        cast::Expr found = cast::bin(cast::BinaryOp::Ge, cast::var(q), c_int(0));
+        auto sel = std::make_shared<Select>(
+            std::vector<Select::Case>{{found, child_fiber(ctx, f, {cast::var(q)}, f.dirty)},
+                                      {std::nullopt, fill_leaf(f)}},
+            f.type);
+        return Hoist::make(std::move(pre), sel, {});
+    }
+
+    static LExpr write_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr count = ctx.level_var(t, f.level, "count");
+        const BufferBinding& flg = t.buffer(f.level, "flg");
+        std::string fn = "siskin_hash_insert_" + std::string(search_suffix(t.index_type(f.level)));
+        auto i64 = cast::Type::of(ValueType::Int64);
+        std::string before = ctx.fresh("entries"), q = ctx.fresh("q");
+        cast::Expr qv = cast::var(q);
+        std::vector<cast::Stmt> pre{
+            cast::Decl::make(i64, before, count),
+            cast::Decl::make(i64, q, cast::call(fn, {t.buffer(f.level, "tbl").raw_var(),
+                                                     t.buffer(f.level, "par").raw_var(),
+                                                     t.buffer(f.level, "crd").raw_var(),
+                                                     cast::un(cast::UnaryOp::AddressOf, count),
+                                                     as_i64(f.pos.front()), as_i64(c)})),
+            cast::If::make(cast::bin(cast::BinaryOp::Lt, qv, c_int(0)),
+                           cast::Return::make(cast::Cast::make(cast::Type::named("int"),
+                                                               cast::un(cast::UnaryOp::Neg, qv)))),
+        };
+        std::vector<cast::Stmt> open = ctx.capture([&] {
+            ctx.emit(ctx.reserve(flg, c_add(qv, 1), /*written_first=*/true));
+            ctx.emit(cast::assign(at(flg.data_var(), qv), cast::lit(Scalar::of(false))));
+            init_child_slots(ctx, t, f.level, qv, c_add(qv, 1));
+        });
+        pre.push_back(cast::If::make(cast::bin(cast::BinaryOp::Ne, count, cast::var(before)),
+                                     cast::Block::make(open)));
+        cast::Expr flag = at(flg.data_var(), qv);
+        LExpr inner = child_fiber(ctx, f, {qv}, flag);
+        if (!f.dirty) return Hoist::make(std::move(pre), inner, {});
+        cast::Expr stored = keeps_by_value(t, f.level)
+                                ? cast::bin(cast::BinaryOp::LogAnd, flag, t.leaf().holds_value(ctx, t, qv))
+                                : flag;
+        std::vector<cast::Stmt> post{cast::If::make(stored, cast::assign(*f.dirty, cast::lit(Scalar::of(true))))};
+        return Hoist::make(std::move(pre), inner, std::move(post));
+    }
+};
+
+// The slots of a table holding `entries` positions: a power of two, at least twice as many.
+int64_t table_slots(int64_t entries) {
+    uint64_t want = std::max<uint64_t>(16, 2 * static_cast<uint64_t>(entries));
+    if (want > (uint64_t{1} << 62))
+        throw Error(fmt::format("a sparsehash level of {} entries needs a table of more than 2^62 slots", entries));
+    return static_cast<int64_t>(std::bit_ceil(want));
+}
+
+template <class T>
+Buffer build_table(const std::vector<int64_t>& par, const std::vector<int64_t>& crd, ValueType type) {
+    int64_t slots = table_slots(static_cast<int64_t>(par.size()));
+    Buffer tbl(type, slots); // zeroed: every slot free
+    for (size_t q = 0; q < par.size(); ++q) {
+        if constexpr (sizeof(T) == 4)
+            siskin_hash_place_i32(tbl.data<int32_t>(), slots, par[q], crd[q], static_cast<int64_t>(q));
+        else
+            siskin_hash_place_i64(tbl.data<int64_t>(), slots, par[q], crd[q], static_cast<int64_t>(q));
+    }
+    return tbl;
+}
+
+class SparseHashLevel final : public LevelFormat {
+public:
+    std::string_view name() const override { return "sparsehash"; }
+    std::vector<std::string_view> aliases() const override { return {"hash"}; }
+    LevelProperties properties() const override {
+        return {.min_modes = 1, .max_modes = 1, .full = false, .ordered = true, .unique = true};
+    }
+    std::vector<BufferSpec> buffers(const LevelSpec& spec) const override {
+        ValueType it = index_type(spec.index_bits);
+        return {{"pos", it, BufferRole::Positions},   {"idx", it, BufferRole::Coordinates},
+                {"srt", it, BufferRole::Coordinates}, {"par", it, BufferRole::Coordinates},
+                {"crd", it, BufferRole::Coordinates}, {"flg", kFlag, BufferRole::Flags},
+                {"tbl", it, BufferRole::Coordinates}};
+    }
+
+    // Entries arrive sorted, so position q is the q-th stored entry and srt is the identity.
+    LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
+                     const LevelInput& in) const override {
+        const int mode = spec.modes[0];
+        std::vector<int64_t> pos(static_cast<size_t>(in.num_parents) + 1, 0), par, crd;
+        LevelBuild out;
+        out.positions.resize(static_cast<size_t>(in.size()));
+        for (int64_t e = 0; e < in.size(); ++e) {
+            int64_t parent = in.parents[static_cast<size_t>(e)], c = in.coord(e, mode);
+            // Entries sharing parent and coordinate share this level's position.
+            if (e == 0 || parent != in.parents[static_cast<size_t>(e - 1)] || c != in.coord(e - 1, mode)) {
+                par.push_back(parent);
+                crd.push_back(c);
+                ++pos[static_cast<size_t>(parent) + 1];
+            }
+            out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(crd.size()) - 1;
+        }
+        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        out.num_positions = static_cast<int64_t>(crd.size());
+        std::vector<int64_t> srt(crd.size());
+        for (size_t q = 0; q < srt.size(); ++q) srt[q] = static_cast<int64_t>(q);
+        // The table holds q + 1, and par the parents' positions.
+        int bits = choose_index_bits(spec.index_bits,
+                                     std::max({out.num_positions + 1, mode_extent(spec, shape, 0), in.num_parents}),
+                                     "sparsehash");
+        out.storage.spec = spec;
+        out.storage.spec.index_bits = bits;
+        out.storage.names = {"pos", "idx", "srt", "par", "crd", "flg", "tbl"};
+        out.storage.buffers.push_back(make_index_buffer(bits, pos));
+        out.storage.buffers.push_back(make_index_buffer(bits, crd));
+        out.storage.buffers.push_back(make_index_buffer(bits, srt));
+        out.storage.buffers.push_back(make_index_buffer(bits, par));
+        out.storage.buffers.push_back(make_index_buffer(bits, crd));
+        Buffer flg(kFlag, out.num_positions);
+        std::fill_n(flg.data<bool>(), out.num_positions, true);
+        out.storage.buffers.push_back(std::move(flg));
+        out.storage.buffers.push_back(bits == 32 ? build_table<int32_t>(par, crd, index_type(bits))
+                                                 : build_table<int64_t>(par, crd, index_type(bits)));
+        return out;
+    }
+
+    int64_t num_positions(const LevelStorage& s, std::span<const int64_t>, int64_t) const override {
+        return s.buffer("crd").size();
+    }
+
+    int64_t num_stored(const LevelStorage& s, std::span<const int64_t>, int64_t num_parents,
+                       int64_t) const override {
+        return IndexReader(s.buffer("pos"))[num_parents];
+    }
+
+    // The entries of a fibre index the sorted lists; fibre_entry maps them to positions.
+    FibreRange fibre(const LevelStorage& s, std::span<const int64_t>, int64_t parent) const override {
+        IndexReader pos(s.buffer("pos"));
+        return {pos[parent], pos[parent + 1]};
+    }
+
+    FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t>, int64_t, int64_t k,
+                           std::span<int64_t> coords) const override {
+        coords[0] = IndexReader(s.buffer("idx"))[k];
+        return {IndexReader(s.buffer("srt"))[k], 1};
+    }
+
+    void coordinates(const LevelStorage& s, std::span<const int64_t>, int64_t position,
+                     std::span<int64_t> out) const override {
+        out[0] = IndexReader(s.buffer("crd"))[position];
+    }
+
+    std::optional<int64_t> locate(const LevelStorage& s, std::span<const int64_t>, int64_t parent,
+                                  std::span<const int64_t> coords) const override {
+        const Buffer& tbl = s.buffer("tbl");
+        int64_t q = tbl.type() == ValueType::Int32
+                        ? siskin_hash_find_i32(tbl.data<int32_t>(), tbl.size(), s.buffer("par").data<int32_t>(),
+                                               s.buffer("crd").data<int32_t>(), parent, coords[0])
+                        : siskin_hash_find_i64(tbl.data<int64_t>(), tbl.size(), s.buffer("par").data<int64_t>(),
+                                               s.buffer("crd").data<int64_t>(), parent, coords[0]);
+        // An entry freeze dropped is in the table but not stored.
+        if (q < 0 || !s.buffer("flg").data<bool>()[q]) return std::nullopt;
+        return q;
+    }
+
+    const LevelCodegen* codegen() const override {
+        static const SparseHashCodegen face;
+        return &face;
+    }
+};
+
+} // namespace
+
+const LevelFormat& sparsehash_level() {
+    static const SparseHashLevel level;
+    return level;
+}
+
+} // namespace siskin::levels
