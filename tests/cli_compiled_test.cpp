@@ -284,11 +284,32 @@ TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {
     EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
     EXPECT_TRUE(read_tensor(path("b.tns")).equals(a));
 
+    // Into a hash of hashes: compiled (random-order writes), and read back the same.
+    r = siskin_cli("convert " + data("olm1000.mtx") + " '" + path("h.tns") + ":sparsehash(0)/sparsehash(1)' -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_tensor(path("h.tns")).equals(a));
+
     // A sparsebytemap above another level is not written by compiled code: the runtime copy.
     r = siskin_cli("convert " + data("olm1000.mtx") + " '" + path("c.mtx") + ":sparsebytemap(0)/sparselist(1)' -v");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("runtime copy"), std::string::npos) << r.err;
     EXPECT_TRUE(read_matrix_market(path("c.mtx")).equals(a));
+}
+
+// Finch case 26 from the command line: the outer product through a workspace whose format the
+// user gives (a hash of hashes), the same C as Gustavson's.
+TEST_F(CliCompiled, OuterProductThroughAHashWorkspace) {
+    std::string m = data("olm1000.mtx");
+    Result r = siskin_cli("run 'for k { for i { for j { W[i,j] += A[i,k] * B[k,j] } } }\nC[i,j] = W[i,j]' -i A=" +
+                          m + ":csc -i B=" + m + ":csr -o 'W=" + path("w.tns") + ":sparsehash(0)/sparsehash(1)' -o C=" +
+                          path("outer.mtx") + ":csr");
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = siskin_cli("run 'C[i,j] += A[i,k] * B[k,j]' -i A=" + m + ":csr -i B=" + m + ":csr -o C=" + path("g.mtx") + ":csr");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Tensor outer = read_matrix_market(path("outer.mtx")), gustavson = read_matrix_market(path("g.mtx"));
+    EXPECT_TRUE(outer.equals(gustavson));
+    EXPECT_TRUE(read_tensor(path("w.tns")).equals(gustavson));
 }
 
 TEST_F(CliCompiled, ConvertErrors) {

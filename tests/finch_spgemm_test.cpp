@@ -7,6 +7,7 @@
 //              dense one), then C[i,j] = W[i,j] into CSR.
 // Case 27 (the bytemap workspace resets only what it touched) is CompilerWork's Gustavson test.
 #include <cmath>
+#include <optional>
 
 #include "compiler_test_util.hpp"
 
@@ -56,9 +57,8 @@ std::string c_of(const Strategy& s, const Tensor& a, const Tensor& b) {
     return generate_c(ir::parse_program(s.program), sigs);
 }
 
-// Loop bodies the kernel of a strategy runs on a and b (n x n), its C checked against the
-// reference.
-int64_t work_of(const Strategy& s, const Tensor& a, const Tensor& b) {
+// The product C a strategy computes from a and b (n x n), and the loop bodies its kernel ran.
+std::pair<Tensor, int64_t> product_and_work(const Strategy& s, const Tensor& a, const Tensor& b) {
     ir::Program program = ir::parse_program(s.program);
     std::map<std::string, TensorSignature> sigs{{"A", TensorSignature::of(a, true)},
                                                 {"B", TensorSignature::of(b, true)}};
@@ -78,9 +78,7 @@ int64_t work_of(const Strategy& s, const Tensor& a, const Tensor& b) {
     auto kernel = compile(program, sigs, options);
     auto outputs = kernel->prepare(shapes);
     kernel->run({{"A", &a}, {"B", &b}}, outputs);
-    Tensor want = evaluate_reference(program, {{"A", &a}, {"B", &b}}).at("C");
-    EXPECT_TRUE(want.equals(outputs.at("C"))) << s.name;
-    return kernel->last_work();
+    return {outputs.at("C"), kernel->last_work()};
 }
 
 Tensor matrix(const std::string& format, std::initializer_list<std::pair<std::vector<int64_t>, double>> list) {
@@ -137,12 +135,23 @@ TEST(FinchCases, Case28SpGEMMScaling) {
         return random_matrix_of(n, n, 4.0 / static_cast<double>(n), format, seed, 0.0,
                                 [](double u) { return std::floor(u * 4) + 1; });
     };
+    // The same entries in every strategy's formats; the reference checks the small product, and
+    // every strategy must give the same large one.
+    Tensor small_a = er(60, "csr", 5), small_b = er(60, "csr", 6);
+    Tensor want_small = evaluate_reference(ir::parse_program("C[i,j] += A[i,k] * B[k,j]"),
+                                           {{"A", &small_a}, {"B", &small_b}}).at("C");
+    std::optional<Tensor> want_large;
     for (const Strategy& s : strategies("")) {
-        Tensor a1 = er(100, s.a, 5), b1 = er(100, s.b, 6), a4 = er(400, s.a, 7), b4 = er(400, s.b, 8);
-        double ratio = static_cast<double>(work_of(s, a4, b4)) / static_cast<double>(work_of(s, a1, b1));
+        Tensor a1 = er(60, s.a, 5), b1 = er(60, s.b, 6), a4 = er(240, s.a, 7), b4 = er(240, s.b, 8);
+        auto [c1, work1] = product_and_work(s, a1, b1);
+        auto [c4, work4] = product_and_work(s, a4, b4);
+        EXPECT_TRUE(c1.equals(want_small)) << s.name;
+        if (!want_large) want_large = c4;
+        EXPECT_TRUE(c4.equals(*want_large)) << s.name;
+        double ratio = static_cast<double>(work4) / static_cast<double>(work1);
         bool quadratic = s.name == "inner" || s.name == "outer-dense";
-        if (quadratic) EXPECT_GT(ratio, 12.0) << s.name;
-        else EXPECT_LT(ratio, 6.0) << s.name;
+        if (quadratic) EXPECT_GT(ratio, 12.0) << s.name << ": work " << work1 << " -> " << work4;
+        else EXPECT_LT(ratio, 6.0) << s.name << ": work " << work1 << " -> " << work4;
     }
 }
 

@@ -61,7 +61,7 @@ public:
             }
             // An output whose every level takes writes in any order (a sparsehash workspace
             // W[i,j] of the outer product) is its own wide workspace.
-            if (dense_.count(name) && !takes_any_order(format)) want = Format::dense(format.ndims()).with_index_bits(64);
+            if (dense_.count(name) && !levels::all_levels_take_any_order(format)) want = Format::dense(format.ndims()).with_index_bits(64);
             else if (!discordant || !uniform || !want || *want == format) continue;
             std::string temp = tensors_.fresh(temporary_name(name, *want));
             TensorSignature temp_sig = sig->second;
@@ -172,11 +172,6 @@ private:
 };
 
 } // namespace
-
-bool takes_any_order(const Format& format) {
-    return std::none_of(format.levels().begin(), format.levels().end(),
-                        [](const LevelSpec& l) { return levels::properties_of(l).append_only; });
-}
 
 bool writes_discordantly(const ir::Access& lhs, const Format& format, const std::vector<std::string>& loops) {
     const auto& levels = format.levels();

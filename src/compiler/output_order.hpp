@@ -41,10 +41,6 @@ struct OrderedOutputs {
     std::vector<OutputRoute> routes;
 };
 
-/// Whether no level of `format` is append-only: every level takes writes in any order (dense,
-/// sparsebytemap, sparsehash).
-bool takes_any_order(const Format& format);
-
 /// Whether writing `lhs` (an output stored in `format`) inside `loops` (outermost first) reaches
 /// an append-only level of it after an index of a later level, or before an index of an earlier
 /// one: the looplets append such a level in coordinate order only.

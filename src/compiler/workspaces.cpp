@@ -83,6 +83,9 @@ private:
             if (chosen == loops) return std::nullopt;
             return wrap(chosen, 0, chosen.size(), nest.assign_stmt, a.pos);
         }
+        // An output every level of which takes writes in any order (a sparsehash workspace of
+        // the outer product) is written as the loops go.
+        if (!writes_in_order(chosen, written) && levels::all_levels_take_any_order(format)) return std::nullopt;
         if (!writes_in_order(chosen, written))
             throw Error(fmt::format("output {} would be written out of order: loop {} runs outside "
                                     "{} of its indices, so it would need a workspace of more than "

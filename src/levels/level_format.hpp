@@ -153,6 +153,9 @@ std::string known_level_names();
 LevelProperties properties_of(const LevelSpec& spec);
 /// Whether every level of `format` is implicit: it stores no coordinates, as a dense array.
 bool all_levels_implicit(const Format& format);
+/// Whether no level of `format` is append-only: every level takes writes in any order (dense,
+/// sparsebytemap, sparsehash), so no loop order needs a workspace or a temporary to write it.
+bool all_levels_take_any_order(const Format& format);
 /// Whether `format` is a compressed matrix: an implicit level over one sparselist level, with
 /// values (the layout of the counting-sort transpose, tensor/transpose.cpp).
 bool is_compressed_matrix(const Format& format);

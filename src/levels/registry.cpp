@@ -88,6 +88,11 @@ bool all_levels_implicit(const Format& format) {
                        [](const LevelSpec& l) { return properties_of(l).implicit; });
 }
 
+bool all_levels_take_any_order(const Format& format) {
+    return std::none_of(format.levels().begin(), format.levels().end(),
+                        [](const LevelSpec& l) { return properties_of(l).append_only; });
+}
+
 const LeafFormat& leaf_format(Leaf leaf) {
     for (const LeafFormat* f : leaf_formats())
         if (f->leaf() == leaf) return *f;
