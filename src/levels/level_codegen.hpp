@@ -72,6 +72,12 @@ LoopletPtr appended_fibre_write(LowerCtx& ctx, const Fiber& f, const std::option
 /// locate_write of the levels written in coordinate order only: throws Error(Unsupported) naming
 /// the level and the tensor.
 [[noreturn]] void refuse_random_write(const Fiber& f, std::string_view level);
+/// The write face of a level written by random access (sparsebytemap, sparsehash), through its
+/// `write_at(ctx, f, i)`: unfurl_write's Lookup(i -> write_at(i)), and locate_write at the
+/// closed subscript.
+using WriteAt = LExpr (*)(LowerCtx&, const Fiber&, const cast::Expr&);
+LoopletPtr random_write_lookup(const Fiber& f, WriteAt write_at);
+LExpr random_write_at_subscript(LowerCtx& ctx, const Fiber& f, WriteAt write_at);
 /// Sets the final size of an output buffer at freeze.
 void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size);
 

@@ -108,15 +108,10 @@ public:
         init_child_slots(ctx, t, level, c_mul(lo, n), c_mul(hi, n));
     }
 
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
-            return write_at(c, *fiber, i);
-        });
-    }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { return random_write_lookup(f, write_at); }
 
     LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
-        return write_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return random_write_at_subscript(ctx, f, write_at);
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,

@@ -79,15 +79,10 @@ public:
     // Entries open when first written, not with their parent.
     void init_slots(LowerCtx&, const TensorBinding&, int, const cast::Expr&, const cast::Expr&) const override {}
 
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
-            return write_at(c, *fiber, i);
-        });
-    }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { return random_write_lookup(f, write_at); }
 
     LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
-        return write_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return random_write_at_subscript(ctx, f, write_at);
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -112,7 +107,7 @@ public:
         ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Ne, status, cast::var("SISKIN_OK")),
                                 cast::Return::make(status)));
         for (const char* name : {"pos", "srt", "idx"}) ctx.emit(refresh(t.buffer(level, name)));
-        ctx.emit(cast::assign(flg.size_var(), count));
+        set_buffer_size(ctx, flg, count);
         return count;
     }
 
@@ -131,12 +126,8 @@ private:
             cast::Type::of(ValueType::Int64), q,
             cast::call(fn, {tbl.data_var(), tbl.size_var(), t.buffer(f.level, "par").data_var(),
                             t.buffer(f.level, "crd").data_var(), as_i64(f.pos.front()), as_i64(c)}))};
-        cast::Expr found = cast::bin(cast::BinaryOp::Ge, cast::var(q), c_int(0));
-        auto sel = std::make_shared<Select>(
-            std::vector<Select::Case>{{found, child_fiber(ctx, f, {cast::var(q)}, f.dirty)},
-                                      {std::nullopt, fill_leaf(f)}},
-            f.type);
-        return Hoist::make(std::move(pre), sel, {});
+        return child_or_fill(ctx, f, std::move(pre), cast::bin(cast::BinaryOp::Ge, cast::var(q), c_int(0)),
+                             cast::var(q));
     }
 
     static LExpr write_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
@@ -229,25 +220,18 @@ public:
             }
             out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(crd.size()) - 1;
         }
-        for (size_t p = 1; p < pos.size(); ++p) pos[p] += pos[p - 1];
+        prefix_sums(pos);
         out.num_positions = static_cast<int64_t>(crd.size());
         std::vector<int64_t> srt(crd.size());
         for (size_t q = 0; q < srt.size(); ++q) srt[q] = static_cast<int64_t>(q);
         // The table holds q + 1, and par the parents' positions.
-        int bits = choose_index_bits(spec.index_bits,
-                                     std::max({out.num_positions + 1, mode_extent(spec, shape, 0), in.num_parents}),
-                                     "sparsehash");
-        out.storage.spec = spec;
-        out.storage.spec.index_bits = bits;
-        out.storage.names = {"pos", "idx", "srt", "par", "crd", "flg", "tbl"};
-        out.storage.buffers.push_back(make_index_buffer(bits, pos));
-        out.storage.buffers.push_back(make_index_buffer(bits, crd));
-        out.storage.buffers.push_back(make_index_buffer(bits, srt));
-        out.storage.buffers.push_back(make_index_buffer(bits, par));
-        out.storage.buffers.push_back(make_index_buffer(bits, crd));
+        store_index_buffers(out, spec, std::max({out.num_positions + 1, mode_extent(spec, shape, 0), in.num_parents}),
+                            "sparsehash", {{"pos", pos}, {"idx", crd}, {"srt", srt}, {"par", par}, {"crd", crd}});
         Buffer flg(kFlag, out.num_positions);
         std::fill_n(flg.data<bool>(), out.num_positions, true);
+        out.storage.names.insert(out.storage.names.end(), {"flg", "tbl"});
         out.storage.buffers.push_back(std::move(flg));
+        int bits = out.storage.spec.index_bits;
         out.storage.buffers.push_back(bits == 32 ? build_table<int32_t>(par, crd, index_type(bits))
                                                  : build_table<int64_t>(par, crd, index_type(bits)));
         return out;
@@ -264,8 +248,7 @@ public:
 
     // The entries of a fibre index the sorted lists; fibre_entry maps them to positions.
     FibreRange fibre(const LevelStorage& s, std::span<const int64_t>, int64_t parent) const override {
-        IndexReader pos(s.buffer("pos"));
-        return {pos[parent], pos[parent + 1]};
+        return pos_fibre(s, parent);
     }
 
     FibreEntry fibre_entry(const LevelStorage& s, std::span<const int64_t>, int64_t, int64_t k,
