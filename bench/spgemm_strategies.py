@@ -54,7 +54,7 @@ def scipy_ms(a, repeat):
 def siskin_ms(siskin, path, strategy, folder, repeat):
     name, program, fa, fb, workspaces = strategy
     stats = folder / f"{name}.json"
-    cmd = [siskin, "run", program, "-i", f"A={path}:{fa}", "-i", f"B={path}:{fb}",
+    cmd = [siskin, "run", "--as-written", program, "-i", f"A={path}:{fa}", "-i", f"B={path}:{fb}",
            "-o", f"C={folder / 'c.tns'}:csr", "--threads", "1", "--stats", str(stats), "--repeat", str(repeat)]
     for w, fmt in workspaces.items():
         cmd += ["-o", f"{w}={folder / (w + '.tns')}:{fmt}"]

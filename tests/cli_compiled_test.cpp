@@ -303,7 +303,7 @@ TEST_F(CliCompiled, OuterProductThroughAHashWorkspace) {
     std::string m = data("olm1000.mtx");
     Result r = siskin_cli("run 'for k { for i { for j { W[i,j] += A[i,k] * B[k,j] } } }\nC[i,j] = W[i,j]' -i A=" +
                           m + ":csc -i B=" + m + ":csr -o 'W=" + path("w.tns") + ":sparsehash(0)/sparsehash(1)' -o C=" +
-                          path("outer.mtx") + ":csr");
+                          path("outer.mtx") + ":csr --as-written");
     ASSERT_EQ(r.status, 0) << r.err;
     r = siskin_cli("run 'C[i,j] += A[i,k] * B[k,j]' -i A=" + m + ":csr -i B=" + m + ":csr -o C=" + path("g.mtx") + ":csr");
     ASSERT_EQ(r.status, 0) << r.err;
