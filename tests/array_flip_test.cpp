@@ -43,7 +43,8 @@ TEST(ArrayFlip, NegativeStepsAndFlipCompiledAcrossFormatsAndFills) {
     const std::vector<Operand> cases = {
         {"csr", 0.0, {0, 1, 2, 3}}, {"csr", 1.5, {1, 3}}, {"csc", 0.0, {0, 2}},
         {"dcsr", -2.0, {3}},        {"dense", 1.5, {1, 3}}, {"coo", 0.0, {3}},
-        {"dense(0)/sparsebytemap(1)", 0.0, {2}}, {"dense(0)/runlist(1)", 0.0, {1}}};
+        {"dense(0)/sparsebytemap(1)", 0.0, {2}}, {"dense(0)/runlist(1)", 0.0, {1}},
+        {"dense(0)/sparsehash(1)", 0.5, {2}}};
     int checked = 0;
     for (const auto& [format, fill, picks] : cases) {
         Array A(sample(format, fill), "A");
@@ -75,7 +76,7 @@ TEST(ArrayFlip, NegativeStepsAndFlipCompiledAcrossFormatsAndFills) {
             ++checked;
         }
     }
-    EXPECT_EQ(checked, 14);
+    EXPECT_EQ(checked, 15);
 }
 
 TEST(ArrayFlip, SparseResultsOfBackwardReadsStoreTheSameEntries) {

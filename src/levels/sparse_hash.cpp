@@ -37,7 +37,8 @@ cast::Stmt refresh(const BufferBinding& b) {
 
 // SparseHash, codegen face.
 // Reading: walk and gallop are the sorted-list looplets of sorted_walk.hpp over idx[pos[r] ..
-// pos[r+1]-1], child position srt[p]; follow (and random access) probes the table:
+// pos[r+1]-1], child position srt[p] (a backward read walks it from its end); follow (and
+// random access) probes the table:
 //   Lookup(i -> q = siskin_hash_find(tbl, r, i); Select(q >= 0: child(q), else fill))
 // Writing is random access, at any level of an output: a write below (r, i) finds or inserts its
 // entry (siskin_hash_insert: the table doubles before it is half full) and, when new, opens the
@@ -62,6 +63,16 @@ public:
         const cast::Expr& r = f.pos.front();
         return sorted_fibre(ctx, f, t.buffer(f.level, "idx").data_var(), at(pos, r), at(pos, c_add(r, 1)),
                             protocol == "gallop", std::nullopt, t.buffer(f.level, "srt").data_var());
+    }
+
+    // flip and negative slice steps: the frozen list idx walked from its end.
+    LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
+        const TensorBinding& t = *f.tensor;
+        cast::Expr pos = t.buffer(f.level, "pos").data_var();
+        const cast::Expr& r = f.pos.front();
+        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "idx").data_var(), at(pos, r),
+                                     at(pos, c_add(r, 1)), std::nullopt,
+                                     t.buffer(f.level, "srt").data_var());
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
