@@ -158,6 +158,15 @@ TEST(CompilerConvert, StructuredLevelsAreCompiled) {
         expect_same_as_runtime(there, "csr", &compiled);
         EXPECT_TRUE(compiled) << to << " -> csr";
     }
+    // A sparsebytemap above another level: its slots are the positions below it.
+    for (const char* to : {"sparsebytemap(0)/sparselist(1)", "bytemap(0)/dense(1)@32", "bytemap(0)/bytemap(1)",
+                           "bytemap(0)/runlist(1)"}) {
+        bool compiled = false;
+        expect_same_as_runtime(runs, to, &compiled);
+        EXPECT_TRUE(compiled) << to;
+        expect_same_as_runtime(runs.convert(Format::parse(to, 2)), "csr", &compiled);
+        EXPECT_TRUE(compiled) << to << " -> csr";
+    }
     for (const char* to : {"dense(0)/sparsepoint(1)", "sparselist(0)/point(1)@32"}) {
         bool compiled = false;
         expect_same_as_runtime(points, to, &compiled);

@@ -3,10 +3,10 @@
 // the exact list of stored coordinates. Seeded; a failure prints the seed, the program, the
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
-// sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, sparsehash, pattern leaves), with chosen or given
-// index widths. Each case runs on 1, 2, 3 or 7 threads (CompileOptions::threads, every loop in
-// parallel however small), and a matrix may have an empty row and a full one (chunks balanced
-// by entries meet both).
+// sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, sparsehash, pattern leaves;
+// bytemap above another level too), with chosen or given index widths. Each case runs on 1, 2, 3
+// or 7 threads (CompileOptions::threads, every loop in parallel however small), and a matrix may
+// have an empty row and a full one (chunks balanced by entries meet both).
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -85,11 +85,12 @@ struct Gen {
         static const std::vector<std::string> rows{"dense", "csr", "dcsr", "coo", "dense(0)/band(1)",
                                                    "dense(0)/rle(1)", "dense(0)/bytemap(1)",
                                                    "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)",
-                                                   "dense(0)/packbits(1)", "dense(0)/hash(1)", "hash(0)/hash(1)"};
+                                                   "dense(0)/packbits(1)", "dense(0)/hash(1)", "hash(0)/hash(1)",
+                                                   "bytemap(0)/sparselist(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
                                                    "dense(1)/rle(0)", "dense(1)/bytemap(0)",
                                                    "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)",
-                                                   "dense(1)/packbits(0)", "hash(1)/hash(0)"};
+                                                   "dense(1)/packbits(0)", "hash(1)/hash(0)", "bytemap(1)/bytemap(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
@@ -126,6 +127,7 @@ struct Gen {
             {"dense(0)/sparserunlist(1)", "sparselist(1)/sparserunlist(0)"},
             {"vbl(0)/vbl(1)", "dense(1)/vbl(0)"},
             {"sparselist(0)/packbits(1)", "dense(1)/packbits(0)"},
+            {"bytemap(0)/sparselist(1)", "bytemap(1)/dense(0)"},
             {"coo(0,1)", "coo(1,0)"},
             {"hash(0)/hash(1)", "hash(1)/hash(0)"},
             {"dense(0)/hash(1)", "sparselist(1)/hash(0)"}};
@@ -142,7 +144,7 @@ struct Gen {
                                                    "sparselist(0)/sparselist(1)/pattern",
                                                    "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern",
                                                    "dense(0)/sparserunlist(1)/pattern",
-                                                   "hash(0)/hash(1)/pattern"};
+                                                   "hash(0)/hash(1)/pattern", "bytemap(0)/sparselist(1)/pattern"};
         static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
                                                    "dense(1)/bytemap(0)/pattern", "hash(1)/hash(0)/pattern"};
         return Format::parse(pick(rng, row_major ? rows : cols), 2);

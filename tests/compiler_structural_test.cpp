@@ -178,19 +178,20 @@ TEST(CompilerStructural, BytemapVectorOutputInAnyOrder) {
 }
 
 TEST(CompilerStructural, UnwritableLevelsAreRefused) {
-    // Runlist and sparseband outputs are written (compiler_write_levels_test); a sparsebytemap
-    // above another level is not.
+    // Runlist and sparseband outputs are written (compiler_write_levels_test), and so is a
+    // sparsebytemap above another level; a scatter into one above a level appended in order is not.
     Tensor a = make({3}, "sparselist(0)", {{{1}, 2}});
     for (const char* f : {"runlist(0)", "sparseband(0)"})
         EXPECT_TRUE(run_compiled("for i { y[i] = A[i] }", {{"A", &a}}, {{"y", with_format(f, 1)}}).at("y").equals(a))
             << f;
     Tensor m = make({2, 3}, "csr", {{{1, 1}, 2}});
+    std::vector<Scalar> rows{Scalar::of(int64_t{1}), Scalar::of(int64_t{0})};
+    Tensor p = Tensor::from_dense({2}, ValueType::Int64, Scalar::of(int64_t{0}), Format::dense(1), rows);
+    OutputSpec c = with_format("bytemap(0)/sparselist(1)", 2);
+    c.shape = {2, 3};
     EXPECT_TRUE(unsupported(
-        [&] {
-            run_compiled("for i { for j { C[i, j] = A[i, j] } }", {{"A", &m}},
-                         {{"C", with_format("bytemap(0)/sparselist(1)", 2)}});
-        },
-        {"output C", "sparsebytemap", "last level"}));
+        [&] { run_compiled("for i { for j { C[P[i], j] = A[i, j] } }", {{"A", &m}, {"P", &p}}, {{"C", c}}); },
+        {"output C", "computed subscript", "sparselist level"}));
 }
 
 } // namespace

@@ -466,5 +466,44 @@ TEST(CompilerWriteLevels, RowsOfOnlyFillAboveADenseLevelAreNotStored) {
     }
 }
 
+// ---- sparsebytemap above another level ----------------------------------------------------------
+
+TEST(CompilerWriteLevels, SparseByteMapAboveAnotherLevel) {
+    // Rows 0 and 3 hold products; row 2 writes only the fill (5 - 5) and row 1 nothing, so both
+    // slots stay unused. Positions below are the slots r*n + i: the sparselist keeps an empty
+    // fibre under each unused slot, a dense row holds the fill there.
+    Tensor a = make({4, 5}, "csr", {{{0, 1}, 2}, {{0, 4}, 3}, {{2, 2}, 5}, {{3, 0}, 1}, {{3, 3}, 4}});
+    Tensor b = make({4, 5}, "csr", {{{0, 1}, 1}, {{2, 2}, 5}, {{3, 0}, -2}, {{3, 3}, 1}});
+    const std::string diff = "for i { for j { C[i, j] = A[i, j] - B[i, j] } }";
+    auto c = expect_like_reference(diff, {{"A", &a}, {"B", &b}},
+                                   {{"C", with_format("bytemap(0)/sparselist(1)", 2)}}).at("C");
+    EXPECT_EQ(index_values(c.level(0).buffer("pos")), (std::vector<int64_t>{0, 2}));
+    EXPECT_EQ(index_values(c.level(0).buffer("tbl")), (std::vector<int64_t>{1, 0, 0, 1}));
+    EXPECT_EQ(index_values(c.level(0).buffer("srt")), (std::vector<int64_t>{0, 3}));
+    EXPECT_EQ(index_values(c.level(1).buffer("pos")), (std::vector<int64_t>{0, 2, 2, 2, 4}));
+    EXPECT_EQ(index_values(c.level(1).buffer("crd")), (std::vector<int64_t>{1, 4, 0, 3}));
+    EXPECT_EQ(double_values(c.values()), (std::vector<double>{1, 3, 3, 3}));
+    auto d = expect_like_reference(diff, {{"A", &a}, {"B", &b}},
+                                   {{"C", with_format("sparsebytemap(0)/dense(1)", 2)}}).at("C");
+    EXPECT_EQ(index_values(d.level(0).buffer("tbl")), (std::vector<int64_t>{1, 0, 0, 1}));
+    EXPECT_EQ(double_values(d.values()),
+              (std::vector<double>{0, 1, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 3, 0}));
+    // Other children (random-access, run-length, pattern), a fill of 1, a column-major output,
+    // and SpGEMM in order i, k, j (its reduction goes through the compiler's workspace or
+    // temporary: the sparselist child is appended once per row).
+    for (const char* f : {"bytemap(0)/bytemap(1)", "bytemap(0)/runlist(1)@32", "bytemap(1)/sparselist(0)"})
+        expect_like_reference(diff, {{"A", &a}, {"B", &b}}, {{"C", with_format(f, 2)}});
+    expect_like_reference("for i { for j { P[i, j] = A[i, j] > 2 } }", {{"A", &a}},
+                          {{"P", pattern("bytemap(0)/sparselist(1)/pattern", 2)}});
+    Tensor one = a.convert(Format::parse("dense(0)/sparselist(1)", 2));
+    OutputSpec fill_one = with_format("bytemap(0)/sparselist(1)", 2);
+    fill_one.fill = Scalar::of(1.0);
+    expect_like_reference("for i { for j { C[i, j] = A[i, j] + 1 } }", {{"A", &one}}, {{"C", fill_one}});
+    Tensor bt = make({5, 4}, "csr", {{{1, 0}, 2}, {{3, 3}, -1}, {{4, 0}, 1}, {{4, 2}, 1}});
+    for (const char* f : {"bytemap(0)/bytemap(1)", "bytemap(0)/sparselist(1)"})
+        expect_like_reference("for i { for k { for j { C[i, j] += A[i, k] * B[k, j] } } }",
+                              {{"A", &a}, {"B", &bt}}, {{"C", with_format(f, 2)}});
+}
+
 } // namespace
 } // namespace siskin::testing

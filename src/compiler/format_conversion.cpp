@@ -2,8 +2,8 @@
 // The loops follow the target's level order, because an append-only level (sparselist) is
 // written in order only; the source is read along them, by random access where its level
 // allows it cheaply, otherwise through a transposed temporary (concordize.cpp). What the compiler
-// refuses (Error Unsupported: today only a sparsebytemap target level above another level) falls
-// back to the runtime Tensor::convert.
+// refuses (Error Unsupported: no target of the built levels today) falls back to the runtime
+// Tensor::convert.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

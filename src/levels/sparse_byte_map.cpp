@@ -30,9 +30,13 @@ namespace {
 // pos[r+1]-1], child position r*n + srt[p]; follow (and random access) is
 //   Lookup(i -> Select(tbl[r*n+i]: child(r*n+i), else fill)).
 // Writing is random access. For an output, writing below slot q sets tbl[q] (tbl[q] is the
-// child's dirty flag); freeze scans the slots once, in order: a used slot whose leaf holds the
-// fill is dropped, the others' coordinates go to srt, so srt comes out sorted and pos counts them.
-// Only the last level of an output may be a sparsebytemap.
+// child's dirty flag); freeze scans the slots once, in order: a used slot is dropped when the
+// leaf right below holds the fill, the others' coordinates go to srt, so srt comes out sorted and
+// pos counts them. Above another level the slot's flag alone decides (the child set it only when
+// it kept something other than the fill), and positions are the slots themselves, so nothing
+// below moves: a dropped slot's fibre is empty (a sparse child) or holds the fill (a full one),
+// as under any unused slot. A child written in order (sparselist) sees its fibres r*n+i in
+// order because the loops that write it are concordant with the whole output.
 //
 // As a workspace (the Gustavson row of the workspaces pass: one fibre, written, then read once,
 // again and again) the level keeps a touched list instead: srt[0 .. used-1] lists the coordinates
@@ -76,10 +80,6 @@ public:
 
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
-        if (level + 1 != t.num_levels())
-            throw Error("output " + t.name + " has a sparsebytemap level above another level; "
-                        "compiled code can write a sparsebytemap as the last level only",
-                        Error::Kind::Unsupported);
         if (!t.workspace) return;
         SISKIN_ASSERT(level == 0, "a sparsebytemap workspace has one level");
         std::string used = ctx.fresh(t.name + "_touched");
@@ -143,6 +143,8 @@ public:
                     keep.push_back(cast::assign(cast::at(srt.data_var(), count),
                                                 cast::Cast::make(cast::Type::of(itype), i)));
                     keep.push_back(cast::Increment::make(count));
+                    if (level + 1 != t.num_levels())
+                        return std::vector<cast::Stmt>{cast::If::make(used, cast::Block::make(keep))};
                     cast::Stmt drop = cast::assign(used, cast::lit(Scalar::of(false)));
                     return std::vector<cast::Stmt>{cast::If::make(
                         used, cast::If::make(t.leaf().holds_value(ctx, t, q),
