@@ -148,13 +148,13 @@ void refuse_random_write(const Fiber& f, std::string_view level) {
                 Error::Kind::Unsupported);
 }
 
-LoopletPtr random_write_lookup(const Fiber& f, WriteAt write_at) {
+LoopletPtr lookup_each(const Fiber& f, AtCoordinate at) {
     auto fiber = std::make_shared<const Fiber>(f);
-    return make_looplet<Lookup>([fiber, write_at](LowerCtx& c, const cast::Expr& i) { return write_at(c, *fiber, i); });
+    return make_looplet<Lookup>([fiber, at](LowerCtx& c, const cast::Expr& i) { return at(c, *fiber, i); });
 }
 
-LExpr random_write_at_subscript(LowerCtx& ctx, const Fiber& f, WriteAt write_at) {
-    return write_at(ctx, f, c_value(ctx, f.subscripts.front()));
+LExpr at_subscript(LowerCtx& ctx, const Fiber& f, AtCoordinate at) {
+    return at(ctx, f, c_value(ctx, f.subscripts.front()));
 }
 
 void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size) {

@@ -72,12 +72,13 @@ LoopletPtr appended_fibre_write(LowerCtx& ctx, const Fiber& f, const std::option
 /// locate_write of the levels written in coordinate order only: throws Error(Unsupported) naming
 /// the level and the tensor.
 [[noreturn]] void refuse_random_write(const Fiber& f, std::string_view level);
-/// The write face of a level written by random access (sparsebytemap, sparsehash), through its
-/// `write_at(ctx, f, i)`: unfurl_write's Lookup(i -> write_at(i)), and locate_write at the
-/// closed subscript.
-using WriteAt = LExpr (*)(LowerCtx&, const Fiber&, const cast::Expr&);
-LoopletPtr random_write_lookup(const Fiber& f, WriteAt write_at);
-LExpr random_write_at_subscript(LowerCtx& ctx, const Fiber& f, WriteAt write_at);
+/// What a level reads (its `locate_at`) or writes (`write_at`) at coordinate i of fibre f.
+using AtCoordinate = LExpr (*)(LowerCtx&, const Fiber&, const cast::Expr&);
+/// Lookup(i -> at(i)): the follow protocol's looplet, and the write looplet of the levels written
+/// by random access (sparsebytemap, sparsehash).
+LoopletPtr lookup_each(const Fiber& f, AtCoordinate at);
+/// at(f's closed subscript): locate, and locate_write of the random-access writers.
+LExpr at_subscript(LowerCtx& ctx, const Fiber& f, AtCoordinate at);
 /// Sets the final size of an output buffer at freeze.
 void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size);
 

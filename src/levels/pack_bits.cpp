@@ -85,9 +85,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         cast::Expr right = f.tensor->buffer(f.level, "right").data_var();
         cast::Expr ofs = f.tensor->buffer(f.level, "ofs").data_var();
         return ended_fibre(ctx, f, right, /*covers=*/true,
@@ -105,7 +103,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
     // `count` numbers the segments, `slots` the positions (values), `next` the first fibre

@@ -48,11 +48,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
-                return locate_at(c, *fiber, i);
-            });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         return ended_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), /*covers=*/true,
                            [](LowerCtx& c, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
                                return make_looplet<Run>(child_fiber(c, fb, {q}, fb.dirty));
@@ -60,7 +56,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
 

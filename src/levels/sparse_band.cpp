@@ -46,14 +46,11 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
-                return locate_at(c, *fiber, i);
-            });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         std::vector<cast::Stmt> pre;
         Band b = bounds(ctx, f, pre);
         LoopletPtr fill = make_looplet<Run>(fill_leaf(f));
+        auto fiber = std::make_shared<const Fiber>(f);
         LoopletPtr block = make_looplet<Lookup>([fiber, b](LowerCtx& c, const cast::Expr& i) {
             return child_fiber(c, *fiber, {c_add(b.base, i)}, fiber->dirty);
         });
@@ -68,7 +65,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
 

@@ -48,9 +48,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         return ended_fibre(ctx, f, f.tensor->buffer(f.level, "idx").data_var(), /*covers=*/false,
                            [](LowerCtx&, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
                                auto fiber = std::make_shared<const Fiber>(fb);
@@ -66,7 +64,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
     // `count` numbers the blocks (the pos array's), `slots` the child positions.

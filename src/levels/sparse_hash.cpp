@@ -53,11 +53,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) {
-                return locate_at(c, *fiber, i);
-            });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         const TensorBinding& t = *f.tensor;
         cast::Expr pos = t.buffer(f.level, "pos").data_var();
         const cast::Expr& r = f.pos.front();
@@ -76,7 +72,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
     // The level starts empty (compile() keeps the contents of dense outputs only); the first
@@ -90,10 +86,10 @@ public:
     // Entries open when first written, not with their parent.
     void init_slots(LowerCtx&, const TensorBinding&, int, const cast::Expr&, const cast::Expr&) const override {}
 
-    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { return random_write_lookup(f, write_at); }
+    LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { return lookup_each(f, write_at); }
 
     LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
-        return random_write_at_subscript(ctx, f, write_at);
+        return at_subscript(ctx, f, write_at);
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,

@@ -23,10 +23,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        if (protocol == "follow") {
-            auto fiber = std::make_shared<const Fiber>(f);
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return at(c, *fiber, i); });
-        }
+        if (protocol == "follow") return lookup_each(f, at);
         std::vector<cast::Stmt> pre;
         cast::Expr lo = point(ctx, f, pre);
         cast::Expr n = f.tensor->level_dim(f.level);
@@ -34,7 +31,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, at);
     }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {

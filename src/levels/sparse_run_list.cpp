@@ -42,9 +42,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([fiber](LowerCtx& c, const cast::Expr& i) { return locate_at(c, *fiber, i); });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         cast::Expr left = f.tensor->buffer(f.level, "left").data_var();
         return ended_fibre(ctx, f, f.tensor->buffer(f.level, "right").data_var(), /*covers=*/false,
                            [left](LowerCtx& c, const Fiber& fb, const cast::Expr& q) -> LoopletPtr {
@@ -57,7 +55,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {

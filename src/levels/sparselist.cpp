@@ -30,11 +30,7 @@ public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
-        auto fiber = std::make_shared<const Fiber>(f);
-        if (protocol == "follow")
-            return make_looplet<Lookup>([this, fiber](LowerCtx& c, const cast::Expr& i) {
-                return locate_at(c, *fiber, i);
-            });
+        if (protocol == "follow") return lookup_each(f, locate_at);
         const TensorBinding& t = *f.tensor;
         cast::Expr pos = t.buffer(f.level, "pos").data_var();
         const cast::Expr& r = f.pos.front();
@@ -51,7 +47,7 @@ public:
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
-        return locate_at(ctx, f, c_value(ctx, f.subscripts.front()));
+        return at_subscript(ctx, f, locate_at);
     }
 
 
@@ -103,7 +99,7 @@ public:
 
 private:
     // Binary search for coordinate c in fibre f.
-    LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) const {
+    static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
         cast::Expr crd = f.tensor->buffer(f.level, "crd").data_var();
         FibreSearch s = search_fibre(ctx, f, crd, c);
         cast::Expr found = cast::bin(cast::BinaryOp::LogAnd, lt(s.q, s.end),
