@@ -37,9 +37,9 @@ std::string LowerCtx::fresh(std::string_view base) {
     std::string stem;
     for (char c : base) stem += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "v" + stem;
-    std::string name = stem;
-    for (int k = 1; names_.count(name) || !cast::is_identifier(name); ++k)
-        name = fmt::format("{}_{}", stem, k);
+    int64_t& k = next_suffix_[stem]; // 0: the stem itself
+    std::string name = k == 0 ? stem : fmt::format("{}_{}", stem, k);
+    while (names_.count(name) || !cast::is_identifier(name)) name = fmt::format("{}_{}", stem, ++k);
     names_.insert(name);
     return name;
 }

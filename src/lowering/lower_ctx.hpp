@@ -88,6 +88,9 @@ public:
 private:
     std::vector<std::vector<cast::Stmt>> blocks_;
     std::set<std::string> names_;
+    // Per stem, the first suffix fresh() has not seen taken: names are never released, so later
+    // calls start there instead of probing stem_1, stem_2, ... again (quadratic in a large kernel).
+    std::map<std::string, int64_t> next_suffix_;
     Prover prover_;
     std::map<std::string, std::string> helper_names_; // signature -> name
     std::vector<std::string> helper_defs_;
