@@ -64,6 +64,11 @@ struct CompileOptions {
     /// Print what this stage of the pipeline leaves (a name from compiler_passes(), or "all") to
     /// stderr; "list" prints the stage names. Unset: $SISKIN_DUMP_AFTER, if set and not empty.
     std::optional<std::string> dump_after = {};
+    /// The most steps lowering one kernel may take (siskin::lowering_budget in limits.hpp: each
+    /// looplet case lowered and each C statement emitted is one); 0: no limit. Unset:
+    /// $SISKIN_LOWERING_BUDGET, if set and not empty, else kDefaultLoweringBudget. Past it,
+    /// compiling stops with an Error that names the budget and how to raise it.
+    std::optional<int64_t> lowering_budget = {};
     /// The largest position (entry count) an output level with 32-bit indices may hold. A kernel
     /// whose output outgrows it stops with an error before storing a position that does not fit;
     /// CompiledProgram::run then retries with 64-bit indices where no width was requested.

@@ -388,6 +388,7 @@ void lower_for(LowerCtx& ctx, const For& loop) {
 }
 
 void lower_extent(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& input) {
+    ctx.step();
     LStmt body = simplify_stmt(ctx, input);
     if (is_nothing(body)) return;
     if (ctx.prover().le(ext.hi, ext.lo)) return;

@@ -18,6 +18,7 @@
 #include "passes/declared_fills.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "siskin/limits.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -257,6 +258,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     PassDump dump(options.dump_after, compiler_passes());
     dump.input(program);
     Planning p{signatures, options};
+    p.ctx.set_budget(lowering_budget(options.lowering_budget));
     p.program = &program;
     p.threads = kernel_threads(options.threads);
     for (const Stage& stage : stages()) {

@@ -14,7 +14,20 @@ LowerCtx::LowerCtx() {
     names_ = {"buffers", "dims"}; // the kernel's parameters
 }
 
-void LowerCtx::emit(cast::Stmt s) { blocks_.back().push_back(std::move(s)); }
+void LowerCtx::step() {
+    if (++steps_ <= budget_.value || budget_.value == 0) return;
+    throw Error(fmt::format("lowering this kernel took more than {} steps, the lowering budget ({}): "
+                            "its loops split into more cases than that (each looplet case lowered "
+                            "and each C statement emitted is a step), into megabytes of C. Set "
+                            "SISKIN_LOWERING_BUDGET (or --lowering-budget) to more "
+                            "steps, or to 0 for no limit",
+                            budget_.value, budget_.origin));
+}
+
+void LowerCtx::emit(cast::Stmt s) {
+    step();
+    blocks_.back().push_back(std::move(s));
+}
 
 void LowerCtx::emit(const std::vector<cast::Stmt>& stmts) {
     for (const auto& s : stmts) emit(s);

@@ -13,6 +13,7 @@
 #include "lowering/lower_ir.hpp"
 #include "lowering/prove.hpp"
 #include "lowering/tensor_binding.hpp"
+#include "siskin/limits.hpp"
 
 namespace siskin::lowering {
 
@@ -34,7 +35,16 @@ class LowerCtx {
 public:
     LowerCtx();
 
-    // Emission: statements go to the innermost open block.
+    /// The most steps lowering may take (siskin::lowering_budget; value 0: no limit, which is
+    /// what a LowerCtx starts with).
+    void set_budget(Limit budget) { budget_ = std::move(budget); }
+    /// One step of lowering work (a looplet case lowered, a statement emitted): throws Error
+    /// naming the budget and how to raise it once more steps were taken than it allows, so a
+    /// program whose cases multiply stops at once instead of lowering for minutes.
+    void step();
+    int64_t steps() const { return steps_; }
+
+    // Emission: statements go to the innermost open block; each is a step.
     void emit(cast::Stmt s);
     void emit(const std::vector<cast::Stmt>& stmts);
     /// Runs f and returns what it emitted instead of emitting it.
@@ -98,6 +108,8 @@ private:
     std::map<std::string, cast::Expr> level_vars_;
     std::set<uint64_t> claimed_;
     std::set<int> zeroed_room_;
+    Limit budget_;
+    int64_t steps_ = 0;
 };
 
 /// The C expression of a closed scalar expression (is_closed).

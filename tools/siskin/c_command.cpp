@@ -30,6 +30,7 @@ struct COptions {
     bool print_compiler = false;
     bool in_order = false;
     int threads = 0; // 0: CompileOptions' default
+    std::optional<int64_t> lowering_budget; // unset: CompileOptions' default
 };
 
 void print_compiler() { std::cout << fmt::format("{}\n", fmt::join(codegen::jit_command(), " ")); }
@@ -91,6 +92,7 @@ void print_c(const COptions& o) {
     if (!o.dump_after.empty()) options.dump_after = o.dump_after;
     options.reassociate = !o.in_order;
     options.threads = o.threads;
+    options.lowering_budget = o.lowering_budget;
     auto signatures = infer_signatures(program, inputs, specs, o.index_bits);
     for (const auto& name : o.in_place) {
         dimensions_of(arity, name, "--in-place");
@@ -135,6 +137,7 @@ void add_c_command(CLI::App& app) {
     cmd->add_flag("--in-order", options->in_order,
                   "Sum floats in the order of the loops (as `siskin run --in-order`)");
     add_threads_option(cmd, options->threads, "the kernel is compiled for");
+    add_lowering_budget_option(cmd, options->lowering_budget);
     cmd->add_flag("--print-compiler", options->print_compiler,
                   "Print the compiler and flags kernels are built with ($SISKIN_CC, $SISKIN_CFLAGS "
                   "or the defaults) instead of C");

@@ -1,5 +1,8 @@
 #pragma once
 // The subcommands of `siskin`, each registered on the CLI11 app by one function.
+#include <cstdint>
+#include <optional>
+
 #include <CLI/CLI.hpp>
 
 namespace siskin::cli {
@@ -18,6 +21,15 @@ inline void add_threads_option(CLI::App* cmd, int& threads, const std::string& w
     cmd->add_option("--threads", threads,
                     "Threads " + what + " (default $SISKIN_NUM_THREADS, else every core; 1: serial)")
         ->check(CLI::Range(1, 1024));
+}
+
+/// `--lowering-budget N` into `budget`: the most steps lowering one kernel may take
+/// (CompileOptions::lowering_budget; unset: $SISKIN_LOWERING_BUDGET, else the default).
+inline void add_lowering_budget_option(CLI::App* cmd, std::optional<int64_t>& budget) {
+    cmd->add_option("--lowering-budget", budget,
+                    "Most steps lowering one kernel may take, each looplet case and C statement one "
+                    "(default $SISKIN_LOWERING_BUDGET, else 100000; 0: no limit)")
+        ->check(CLI::NonNegativeNumber);
 }
 
 } // namespace siskin::cli

@@ -21,6 +21,7 @@ struct ConvertOptions {
     bool verbose = false;
     bool fill_comment = false;
     int threads = 0; // 0: CompileOptions' default
+    std::optional<int64_t> lowering_budget; // unset: CompileOptions' default
 };
 
 void convert_file(const ConvertOptions& o) {
@@ -42,6 +43,7 @@ void convert_file(const ConvertOptions& o) {
     Format target = out.format ? Format::parse(*out.format, source.ndims()) : source.format();
     CompileOptions options;
     options.threads = o.threads;
+    options.lowering_budget = o.lowering_budget;
     Conversion c = convert_compiled(source, target, options);
     WriteOptions write_options;
     write_options.fill_comment = o.fill_comment;
@@ -62,6 +64,7 @@ void add_convert_command(CLI::App& app) {
     cmd->add_option("--fill", options->fill, "Fill value of the tensor (default 0)");
     cmd->add_option("--type", options->type, "Value type of the tensor");
     add_threads_option(cmd, options->threads, "the compiled copy runs on");
+    add_lowering_budget_option(cmd, options->lowering_budget);
     cmd->add_flag("-v,--verbose", options->verbose,
                   "Say on stderr whether the compiled copy or the runtime copy did the work");
     cmd->add_flag("--fill-comment", options->fill_comment,

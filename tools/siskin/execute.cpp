@@ -59,6 +59,7 @@ void add_execute_options(CLI::App& cmd, ExecuteOptions& o) {
                    "Least work (rows plus the entries they walk) for which a parallel loop starts its "
                    "threads (default 32768; 0: always, as bench/thread_threshold.py measures)")
         ->check(CLI::NonNegativeNumber);
+    add_lowering_budget_option(&cmd, o.lowering_budget);
     cmd.add_flag("--fill-comment", o.fill_comment,
                  "Write a sparse output with a non-zero fill to a .mtx file anyway, the fill in a "
                  "comment that only siskin reads (other readers take it as 0)");
@@ -85,6 +86,7 @@ std::map<std::string, Tensor> execute(const ir::Program& program,
         options.reassociate = !o.in_order;
         options.threads = o.threads;
         if (o.parallel_min_work >= 0) options.parallel_min_work = o.parallel_min_work;
+        options.lowering_budget = o.lowering_budget;
         auto start = std::chrono::steady_clock::now();
         compiled = compile_or_explain(program, input_ptrs, specs, options);
         compile_ms = ms_since(start);

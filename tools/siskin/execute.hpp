@@ -3,6 +3,7 @@
 // use the reference evaluator), run it --repeat times, and write the outputs and --stats all or
 // nothing.
 #include <map>
+#include <optional>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -23,10 +24,11 @@ struct ExecuteOptions {
     bool fill_comment = false;
     int threads = 0; // 0: CompileOptions' default
     int64_t parallel_min_work = -1; // -1: CompileOptions' default
+    std::optional<int64_t> lowering_budget; // unset: CompileOptions' default
 };
 
 /// The options above on a command: --stats, --repeat, --interpret, --in-order, --dump-after,
-/// --fill-comment, --threads, --parallel-min-work.
+/// --fill-comment, --threads, --parallel-min-work, --lowering-budget.
 void add_execute_options(CLI::App& cmd, ExecuteOptions& o);
 /// Refuses contradictory options (--dump-after with --interpret).
 void check_execute_options(const ExecuteOptions& o);

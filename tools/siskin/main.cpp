@@ -45,6 +45,12 @@ int main(int argc, char** argv) {
     CLI::App app{"siskin: a compiler for sparse and structured array programs"};
     app.set_version_flag("--version", SISKIN_VERSION);
     app.require_subcommand(1);
+    app.footer("\nLimits (each error says which was reached and how to raise it; 0 turns off the last three):\n"
+               "  SISKIN_MAX_RANK         most dimensions of a tensor or an access (default 64)\n"
+               "  SISKIN_LOWERING_BUDGET  most steps lowering one kernel takes, each looplet case and C\n"
+               "                          statement one (default 100000; also --lowering-budget)\n"
+               "  SISKIN_MAX_C_BYTES      largest generated C that is compiled (default 2097152)\n"
+               "  SISKIN_CC_TIMEOUT       seconds one run of the C compiler may take (default 120)");
     siskin::cli::add_run_command(app);
     siskin::cli::add_explain_command(app);
     siskin::cli::add_eval_command(app);
