@@ -265,7 +265,8 @@ TEST_F(CliCompiled, CBadOptionsAreOneLineErrors) {
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --fill A=lots"), "lots");
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' -f 'A=csf(0,1,2)'"), "-f A=csf(0,1,2): ");
     expect_one_line_error(siskin_cli("c 'y[i] += A[i,j]' --nonfinite y"), "output");
-    expect_one_line_error(siskin_cli("c 'C[i,j] = A[i,j]' -f 'C=sparsebytemap(0)/sparselist(1)'"), "--interpret");
+    expect_one_line_error(siskin_cli("c 'for i { y[i] = x[i] }\nfor i { y[i] += x[i] }' -f 'y=sparselist(0)' -f 'x=sparselist(0)'"),
+                          "--interpret");
 }
 
 TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {

@@ -45,17 +45,6 @@ TEST(CompilerErrors, SparseOutputWrittenOutOfOrder) {
     EXPECT_EQ(c.at("C").at({0, 1}).as_double(), 3.0);
 }
 
-TEST(CompilerErrors, LevelsNotWritableYet) {
-    // A sparsebytemap is written as an output's last level only.
-    Tensor a = make({2, 2}, "csr", {{{0, 1}, 1}});
-    EXPECT_TRUE(unsupported(
-        [&] {
-            run_compiled("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}},
-                         {{"C", with_format("sparsebytemap(0)/sparselist(1)", 2)}});
-        },
-        {"output C", "sparsebytemap"}));
-}
-
 TEST(CompilerErrors, SubscriptsAndProtocols) {
     Tensor x = make({4}, "dense", {{{1}, 1}});
     // Affine subscripts compile (compiler_affine_test); a padded non-affine one does not yet.
