@@ -75,8 +75,8 @@ TEST(StorageFormat, ConstructorCanonicalisesAndChecks) {
                              {"mode 1 is out of range"}));
     EXPECT_TRUE(throws_error([] { Format({{"dense", {0}, 16}}, Leaf::Element); },
                              {"bad index width 16"}));
-    EXPECT_TRUE(throws_error([] { Format({{"hash", {0}, 0}}, Leaf::Element); },
-                             {"unknown level 'hash'", "sparselist"}));
+    EXPECT_TRUE(throws_error([] { Format({{"zigzag", {0}, 0}}, Leaf::Element); },
+                             {"unknown level 'zigzag'", "sparselist"}));
 }
 
 // One test per kind of bad spelling; every message names the spelling it is about.
