@@ -27,6 +27,7 @@ void run_distributed(const DistributedRunOptions&) {
 #include <nlohmann/json.hpp>
 
 #include "arguments.hpp"
+#include "error_line.hpp"
 #include "siskin/distributed.hpp"
 #include "siskin/io.hpp"
 #include "siskin/ir/text.hpp"
@@ -268,11 +269,14 @@ void run_distributed(const DistributedRunOptions& o) {
     } catch (const Error& e) {
         if (!every_rank_has(e)) {
             // Only this rank failed: the others may wait for it in a collective call.
-            std::cerr << "siskin: error: (rank " << rank << ") " << printable_text(e.what(), 2000) << "\n";
+            print_error("(rank " + std::to_string(rank) + ") " + e.what());
             MPI_Abort(comm, 1);
         }
+        // Rank 0 prints before any rank may exit: mpiexec stops the job at the first rank that
+        // exits with status 1, which could otherwise be before rank 0 had written the message.
+        if (rank == 0) print_error(e.what());
+        MPI_Barrier(comm);
         if (!initialized) MPI_Finalize();
-        if (rank == 0) throw;
         throw DistributedRunFailed{};
     }
     if (!initialized) MPI_Finalize();

@@ -18,11 +18,12 @@ struct DistributedRunOptions {
 };
 
 /// Runs the program on every rank (MPI_Init here when MPI is not yet initialised). An error on
-/// any rank reaches every rank, which all stop; rank 0 alone reports it (the others exit with
-/// status 1 quietly through DistributedRunFailed).
+/// any rank reaches every rank, which all stop; rank 0 alone reports it, then every rank throws
+/// DistributedRunFailed (exit status 1, nothing more printed).
 void run_distributed(const DistributedRunOptions& o);
 
-/// Thrown on ranks other than 0 when the run failed: main exits with status 1, printing nothing.
+/// Thrown on every rank when the run failed, after rank 0 printed the error: main exits with
+/// status 1, printing nothing.
 struct DistributedRunFailed {};
 
 /// Whether this siskin was built with the distributed layer (CMake option SISKIN_MPI).
