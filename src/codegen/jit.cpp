@@ -293,13 +293,14 @@ Command command(const JitOptions& options) {
 
 struct Loaded {
     std::shared_ptr<const CompiledLibrary> library;
-    std::string problem; // why an entry that was there was not loaded (it is removed)
+    std::string problem;   // why an entry that was there was not loaded
+    bool replaced = false; // another process renamed its entry into place meanwhile (kept)
 };
 
 // The cache entry at `path`, loaded if check_entry finds it sound; a damaged one is removed.
 // dlopen opens the file again by name, so afterwards the name must still give the file checked
 // (held open meanwhile, its inode cannot be reused).
-Loaded load_entry(const std::string& path, const std::string& key) {
+Loaded load_once(const std::string& path, const std::string& key) {
     EntryCheck check = check_entry(path, key);
     if (!check.present()) return {};
     std::string problem = check.problem();
@@ -307,13 +308,24 @@ Loaded load_entry(const std::string& path, const std::string& key) {
         try {
             std::shared_ptr<const CompiledLibrary> library = CompiledLibrary::load(path, key);
             if (check.still_names(path)) return {std::move(library), ""};
-            problem = "it was replaced while it was being loaded";
+            return {nullptr,
+                    fmt::format("the cached kernel '{}' was not loaded: it was replaced while it was being loaded", path),
+                    true};
         } catch (const Error& e) {
             problem = e.message();
         }
     }
     check.remove(path);
     return {nullptr, fmt::format("the cached kernel '{}' was not loaded: {}", path, problem)};
+}
+
+// Processes that compile one kernel at once (Dask workers, MPI ranks) each rename their build
+// into place: an entry replaced while loading is another's sound build of the same key, so it
+// is loaded again, a few times, rather than removed or compiled once more.
+Loaded load_entry(const std::string& path, const std::string& key) {
+    Loaded found = load_once(path, key);
+    for (int retry = 0; found.replaced && retry < 4; ++retry) found = load_once(path, key);
+    return found;
 }
 
 } // namespace
