@@ -346,8 +346,9 @@ TEST_F(CodegenPrelude, GallopFindsFarTargetsInALongList) {
 }
 
 // The touched list of a sparsebytemap workspace: n distinct coordinates of [0, dim) in random
-// order, their bytes set. Lengths on both sides of each switch (insertion sort up to 32, radix
-// sort up to dim / 4, or dim / 32 for extents up to 2048, a scan of the bytes above), none, and
+// order, their bytes set. Lengths on both sides of each switch (insertion sort up to 8, for
+// 32-bit lists a sorting network up to 128 in runs of 16, 32, 64 and 128 lanes, radix sort up to
+// dim / 4, or dim / 32 for extents up to 2048, a scan of the bytes above), none, and
 // the whole width; extents that are
 // not a multiple of 8 (the scan's tail), and radix sorts of one, two and three passes (an odd
 // count ends in the scratch array and is copied back; two passes, up to 65536 columns, count
@@ -359,7 +360,8 @@ template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*
                                                       (int64_t{1} << 20) + 3}) {
         std::vector<int64_t> all(static_cast<size_t>(dim));
         for (int64_t c = 0; c < dim; ++c) all[static_cast<size_t>(c)] = c;
-        for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{32}, int64_t{33}, dim / 32,
+        for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{8}, int64_t{9}, int64_t{16}, int64_t{17},
+                          int64_t{32}, int64_t{33}, int64_t{64}, int64_t{65}, int64_t{128}, int64_t{129}, dim / 32,
                           dim / 32 + 1, dim / 4, dim / 4 + 1, dim / 2, dim - 1, dim}) {
             if (n < 0 || n > dim) continue;
             // n distinct coordinates: a partial Fisher-Yates shuffle of 0..dim-1.
@@ -382,7 +384,7 @@ template <class T> void check_sort_touched(void (*sort)(T*, int64_t, const bool*
             ++cases;
         }
     }
-    EXPECT_GE(cases, 90);
+    EXPECT_GE(cases, 140);
     // Columns close together share their high digits: the radix sort skips those passes. Step
     // 256 (below 65536: two digits of 8 bits) shares the low digit instead.
     for (int64_t dim : std::initializer_list<int64_t>{40000, 65536, 70000, (int64_t{1} << 20) + 3}) {
