@@ -26,6 +26,24 @@ static inline int siskin_team_size(int64_t work, int64_t min_work, int threads, 
     return cap > 0 && cap < threads ? (int)cap : threads;
 }
 
+/* Where share t of `team` equal shares of `total` elements starts: total * t / team, without
+ * overflow (total < 2^62, t < 2^31). */
+static inline int64_t siskin_share_first(int64_t total, int t, int team) {
+    return (int64_t)((__int128)total * t / team);
+}
+
+/* siskin_team_size for a loop that also reduces into `elements` output elements its iterations
+ * share (a column sum): each thread but the first fills a copy of them and every thread folds a
+ * share of all the copies, about two passes over `elements` per thread, so a loop of less than
+ * SISKIN_PARTIALS_PER_ELEMENT units of work per element stays on one thread (unless min_work is
+ * 0: every loop in parallel, as the tests ask). */
+#define SISKIN_PARTIALS_PER_ELEMENT 4
+static inline int siskin_team_size_partials(int64_t work, int64_t elements, int64_t min_work, int threads,
+                                            int64_t cap) {
+    if (min_work > 0 && work / SISKIN_PARTIALS_PER_ELEMENT < elements) return 1;
+    return siskin_team_size(work, min_work, threads, cap);
+}
+
 /* The weight of iterations [lo, i): their count, plus their entries when pos is given. */
 #define SISKIN_DEFINE_CHUNK(suffix, T)                                                             \
     static inline int64_t siskin_loop_work_##suffix(const T *pos, int64_t lo, int64_t i) {        \
@@ -99,8 +117,8 @@ static inline void siskin_part_join_share(siskin_buffer *shared, siskin_buffer *
                                           const int64_t *counts, int team, int thread, size_t elem_size) {
     int64_t all = 0;
     for (int t = 1; t < team; ++t) all += counts[t];
-    const int64_t lo = (int64_t)((__int128)all * thread / team);
-    const int64_t hi = (int64_t)((__int128)all * (thread + 1) / team);
+    const int64_t lo = siskin_share_first(all, thread, team);
+    const int64_t hi = siskin_share_first(all, thread + 1, team);
     int64_t start = 0; /* where thread t's part starts among them all */
     for (int t = 1; t < team && start < hi; ++t) {
         const int64_t end = start + counts[t];

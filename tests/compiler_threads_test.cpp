@@ -1,5 +1,6 @@
 // Kernels on several threads (CompileOptions::threads): programs whose outer loop writes
-// disjoint rows run as one balanced chunk per thread, and agree with the reference evaluator at
+// disjoint rows (or reduces into scalars, or into vectors every row writes: a copy per thread)
+// run as one balanced chunk per thread, and agree with the reference evaluator at
 // 1, 2, 3 and 7 threads (odd counts catch chunking bugs) on matrices with empty rows and a row
 // as long as the matrix is wide; their float results keep the same bits from run to run and from
 // thread count to thread count; an error raised in a late chunk, the work counter and the
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <span>
 #include <thread>
@@ -63,8 +65,13 @@ TEST(ThreadedKernels, MatchTheReferenceAtEveryThreadCount) {
         {"for i, j { y[i] += A[i, j] * x[j]; s[] += A[i, j] }", true},
         {"s[] max= A[i, j]", -1},
         {"for i, j { y[i] += A[i, j] * x[j]; s[] max= A[i, j] }", -1},
-        // Not parallel: a column loop outermost (iterations write the same rows).
-        {"for j, i { y[i] += A[i, j] * x[j] }", false},
+        // Reductions into vectors that every row writes: a copy per thread, folded in order.
+        {"for i, j { y[j] += A[i, j] }", true},
+        {"for i, j { y[j] max= A[i, j] * D[i, j] }", true},
+        {"for i, j { y[i] += A[i, j] * x[j]; z[j] += A[i, j] }", true},
+        {"for j, i { y[i] += A[i, j] * x[j] }", true},
+        // Not parallel: a plain store into a vector every row writes.
+        {"for i, j { y[j] = A[i, j] }", false},
     };
     const int64_t rows = 41, cols = 37;
     Tensor x = random_tensor_of({cols}, "dense", 0.8, Scalar::of(0.0), 3,
@@ -171,6 +178,25 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
     }
 }
 
+// Calls of one kernel on the inputs `inputs_of(k)` (reference `want[k]`): one after another in
+// the order 0, 1, 2, 1, 3, 2, then six from each of four host threads at once.
+void expect_calls_agree(CompiledProgram& kernel, const std::function<std::map<std::string, const Tensor*>(size_t)>& inputs_of,
+                        const std::vector<Tensor>& want, const std::string& output) {
+    for (size_t k : {0, 1, 2, 1, 3, 2})
+        EXPECT_TRUE(same_output(want[k], kernel.run(inputs_of(k)).at(output))) << "inputs " << k;
+    std::vector<int> wrong(4, 0);
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c)
+        callers.emplace_back([&, c] {
+            for (int round = 0; round < 6; ++round) {
+                size_t k = static_cast<size_t>(c + round) % want.size();
+                if (!same_output(want[k], kernel.run(inputs_of(k)).at(output))) ++wrong[static_cast<size_t>(c)];
+            }
+        });
+    for (auto& t : callers) t.join();
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(wrong[static_cast<size_t>(c)], 0) << "caller " << c;
+}
+
 TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls) {
     // Threads t > 0 keep their append buffers from one call to the next, one call at a time:
     // calls on denser, sparser and denser inputs again, then calls from four host threads at
@@ -190,19 +216,23 @@ TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls)
     std::vector<Tensor> want;
     for (size_t k = 0; k < operands.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k), specs).at("C"));
     CompiledProgram kernel = compile_for(program, inputs_of(0), specs, threaded(3));
-    for (size_t k : {0, 1, 2, 1, 3, 2})
-        EXPECT_TRUE(same_output(want[k], kernel.run(inputs_of(k)).at("C"))) << "operands " << k;
-    std::vector<int> wrong(4, 0);
-    std::vector<std::thread> callers;
-    for (int c = 0; c < 4; ++c)
-        callers.emplace_back([&, c] {
-            for (int round = 0; round < 6; ++round) {
-                size_t k = static_cast<size_t>(c + round) % operands.size();
-                if (!same_output(want[k], kernel.run(inputs_of(k)).at("C"))) ++wrong[static_cast<size_t>(c)];
-            }
-        });
-    for (auto& t : callers) t.join();
-    for (int c = 0; c < 4; ++c) EXPECT_EQ(wrong[static_cast<size_t>(c)], 0) << "caller " << c;
+    expect_calls_agree(kernel, inputs_of, want, "C");
+}
+
+TEST(ThreadedKernels, KeptColumnSumCopiesServeOneCallAfterAnotherAndOverlappingCalls) {
+    // Threads t > 0 keep their copies of y from one call to the next, as append buffers are
+    // (filled with the identity again in each call): calls on denser and sparser matrices, then
+    // from four host threads at once (one holds the kept copies, the others make their own).
+    ir::Program program = ir::parse_program("for i, j { y[j] += A[i, j] }");
+    auto integers = [](double u) { return std::floor(u * 9) - 4; };
+    std::vector<Tensor> matrices;
+    for (double density : {0.6, 0.05, 0.9, 0.3})
+        matrices.push_back(random_matrix_of(60, 50, density, "csr", 90 + matrices.size(), 0.0, integers));
+    auto inputs_of = [&](size_t k) { return std::map<std::string, const Tensor*>{{"A", &matrices[k]}}; };
+    std::vector<Tensor> want;
+    for (size_t k = 0; k < matrices.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k)).at("y"));
+    CompiledProgram kernel = compile_for(program, inputs_of(0), {}, threaded(3));
+    expect_calls_agree(kernel, inputs_of, want, "y");
 }
 
 TEST(ThreadedKernels, AJoinedSparseOutputThatOutgrows32BitPositionsIsWidened) {
@@ -241,26 +271,45 @@ TEST(ThreadedKernels, FloatSumsKeepTheirBitsAcrossRunsAndThreadCounts) {
     }
 }
 
-TEST(ThreadedKernels, ScalarFloatSumsKeepTheirBitsAtAFixedThreadCount) {
-    // Each thread sums its chunk of rows, the partials are folded in chunk order: the bits depend
-    // on the thread count, never on the run. In order (--in-order), the loop stays serial.
-    Tensor A = random_matrix_of(400, 300, 0.2, "csr", 13, 0.0, [](double u) { return u * 1e3 - 500; });
-    ir::Program program = ir::parse_program("s[] += A[i, j] * A[i, j]");
+// A float reduction whose per-thread partials are folded in chunk order: at each thread count
+// (a region above 1) the result is the reference's up to rounding and keeps its bits from run to
+// run; in order (--in-order) the loop stays serial and gives the reference's bits.
+void expect_fixed_bits_per_thread_count(const std::string& text, const std::string& output, const Tensor& A) {
+    ir::Program program = ir::parse_program(text);
     std::map<std::string, const Tensor*> inputs{{"A", &A}};
-    double serial = evaluate_reference(program, inputs).at("s").at(std::span<const int64_t>()).as_double();
+    Tensor serial = evaluate_reference(program, inputs).at(output);
+    std::vector<Scalar> want = serial.to_dense();
     for (int threads : kThreadCounts) {
         CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
-        EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel") != std::string::npos, threads > 1);
-        Tensor first = k.run(inputs).at("s");
-        EXPECT_NEAR(first.at(std::span<const int64_t>()).as_double(), serial, 1e-9 * std::abs(serial)) << "threads " << threads;
+        EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel") != std::string::npos, threads > 1) << text;
+        Tensor first = k.run(inputs).at(output);
+        std::vector<Scalar> got = first.to_dense();
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t e = 0; e < want.size(); ++e)
+            EXPECT_NEAR(got[e].as_double(), want[e].as_double(), 1e-9 * std::abs(want[e].as_double()))
+                << text << " threads " << threads << " element " << e;
         for (int run = 0; run < 4; ++run)
-            EXPECT_TRUE(first.equals(k.run(inputs).at("s"))) << "threads " << threads << " run " << run;
+            EXPECT_TRUE(first.equals(k.run(inputs).at(output))) << text << " threads " << threads << " run " << run;
     }
     CompileOptions in_order = threaded(3);
     in_order.reassociate = false;
     CompiledProgram k = compile_for(program, inputs, {}, in_order);
-    EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel"), std::string::npos);
-    EXPECT_EQ(k.run(inputs).at("s").at(std::span<const int64_t>()).as_double(), serial);
+    EXPECT_EQ(k.kernel->c_source().find("#pragma omp parallel"), std::string::npos) << text;
+    EXPECT_TRUE(serial.equals(k.run(inputs).at(output))) << text;
+}
+
+TEST(ThreadedKernels, ScalarFloatSumsKeepTheirBitsAtAFixedThreadCount) {
+    // Each thread sums its chunk of rows, the partials are folded in chunk order: the bits depend
+    // on the thread count, never on the run.
+    Tensor A = random_matrix_of(400, 300, 0.2, "csr", 13, 0.0, [](double u) { return u * 1e3 - 500; });
+    expect_fixed_bits_per_thread_count("s[] += A[i, j] * A[i, j]", "s", A);
+}
+
+TEST(ThreadedKernels, ColumnSumsKeepTheirBitsAtAFixedThreadCount) {
+    // Each thread sums its chunk of rows into its own copy of y, the copies are folded in chunk
+    // order: the bits depend on the thread count, never on the run.
+    Tensor A = random_matrix_of(400, 300, 0.2, "csr", 17, 0.0, [](double u) { return u * 1e3 - 500; });
+    expect_fixed_bits_per_thread_count("for i, j { y[j] += A[i, j] * A[i, j] }", "y", A);
 }
 
 TEST(ThreadedKernels, AnErrorInALateChunkIsReportedAsOnOneThread) {

@@ -153,6 +153,17 @@ struct ParallelLoop {
         std::vector<std::string> vars;
     };
     std::vector<Workspace> workspaces;
+    /// A dense output the iterations only update as `data[k] = combine(data[k], e)`, at elements
+    /// any iteration may share (a column sum): thread t > 0 reduces into its own copy of its
+    /// `elements` elements, started from `identity`, and after the chunks the copies are folded
+    /// into the output in chunk order, each thread folding a share of the elements.
+    struct Partial {
+        Part part;
+        Expr elements;
+        Expr identity;
+        std::string combine;
+    };
+    std::vector<Partial> partials;
     /// The positions array of the level below the loop's (pos[v] .. pos[v + 1] is the fibre
     /// iteration v walks), to balance chunks by entries; empty: by iterations.
     std::string weight;

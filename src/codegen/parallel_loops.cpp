@@ -116,6 +116,8 @@ bool chunk_safe(const For& f, const ParallelLoop& mark, const std::string& reduc
         add_parts(ws.parts);
         per_thread.insert(ws.vars.begin(), ws.vars.end());
     }
+    // A partial output's copy is made before the chunk: growing it in the body stays unsafe.
+    for (const auto& p : mark.partials) per_thread.insert(p.part.data);
     scan(f.body, 0, w);
     if (w.unsafe) return false;
     // A thread's own append buffers start empty: the body must grow them itself (a growth
@@ -222,7 +224,7 @@ private:
 
         bool returns = false;
         Stmt chunk_body = redirect_returns(f.body, var(n.status), var(n.failed), var(n.thread), end, returns);
-        const bool has_parts = !mark->appends.empty() || !mark->workspaces.empty();
+        const bool has_parts = !mark->appends.empty() || !mark->workspaces.empty() || !mark->partials.empty();
         const bool needs_status = returns || has_parts;
 
         std::vector<Stmt> before; // before the region
@@ -258,8 +260,9 @@ private:
         // Workspaces: thread t > 0 copies them as they are before the loop; the first thread
         // starts on the kernel's own once every copy is made.
         std::string ready = names_.fresh("siskin_ready");
+        const bool has_ready = !mark->workspaces.empty() || !mark->partials.empty();
+        if (has_ready) region.push_back(Decl::make(int_type(), ready, var("SISKIN_OK")));
         if (!mark->workspaces.empty()) {
-            region.push_back(Decl::make(int_type(), ready, var("SISKIN_OK")));
             for (const auto& ws : mark->workspaces) {
                 for (const auto& p : ws.parts) {
                     PartNames pn = declare_part(p, n, region, inner, release, after);
@@ -282,8 +285,30 @@ private:
         // after the chunks (join_append).
         // A call claims the kernel's kept append buffers (siskin_parts_claim) for its threads.
         std::string claimed = names_.fresh("siskin_claimed");
-        if (!mark->appends.empty())
-            before.push_back(Decl::make(int_type().as_const(), claimed, call("siskin_parts_claim", {})));
+        const bool claims = !mark->appends.empty() || !mark->partials.empty();
+        if (claims) before.push_back(Decl::make(int_type().as_const(), claimed, call("siskin_parts_claim", {})));
+        // Partial outputs: thread t > 0 reduces into a copy of its own from the identity (kept
+        // from one call to the next as an append's parts are); the copies are folded after the
+        // chunks (fold_partial).
+        std::optional<Expr> partial_elements; // all partial outputs' elements, for the team size
+        for (const auto& p : mark->partials) {
+            std::string elements = names_.fresh(p.part.data + "_elements");
+            before.push_back(Decl::make(i64_type().as_const(), elements, p.elements));
+            partial_elements = partial_elements ? bin(BinaryOp::Add, *partial_elements, var(elements)) : var(elements);
+            PartNames pn = declare_part(p.part, n, region, inner, release, after, claimed);
+            std::string owns = names_.fresh(p.part.buffer + "_owns");
+            before.push_back(slot_array(Type::named("siskin_buffer").pointer(), owns));
+            Expr others = bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)),
+                              bin(BinaryOp::Eq, var(ready), var("SISKIN_OK")));
+            region.push_back(If::make(others, assign(var(ready), call("siskin_buffer_grow",
+                                                                      {un(UnaryOp::AddressOf, var(pn.own)), var(elements),
+                                                                       i64(p.part.element_size)}))));
+            std::string k = names_.fresh("k");
+            inner.push_back(If::make(others, For::make(Decl::make(i64_type(), k, i64(0)),
+                                                       bin(BinaryOp::Lt, var(k), var(elements)), Increment::make(var(k)),
+                                                       assign(at(var(p.part.data), var(k)), p.identity))));
+            fold_partial(p, pn, owns, elements, n, after_inner);
+        }
         for (const auto& a : mark->appends) {
             std::string counts = names_.fresh(a.count + "_counts"), total = names_.fresh(a.count + "_total");
             std::string start = names_.fresh(a.count + "_start"), mine = names_.fresh(a.count + "_mine");
@@ -307,7 +332,7 @@ private:
 
         Stmt chunk = For::make(Decl::make(i64_type(), v, var(n.from)), bin(BinaryOp::Lt, var(v), var(n.to)),
                                Increment::make(var(v)), chunk_body);
-        if (!mark->workspaces.empty())
+        if (has_ready)
             chunk = If::make(bin(BinaryOp::Ne, var(ready), var("SISKIN_OK")),
                              Eval::make(call("siskin_chunk_failed",
                                              {un(UnaryOp::AddressOf, var(n.status)),
@@ -322,9 +347,10 @@ private:
         for (auto& s : release) region.push_back(std::move(s));
 
         Expr work = call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
-        std::string clauses = fmt::format(
-            "omp parallel num_threads({})",
-            print(call("siskin_team_size", {work, i64(min_work_), int_lit(threads_), thread_cap_})));
+        Expr team = partial_elements ? call("siskin_team_size_partials",
+                                            {work, *partial_elements, i64(min_work_), int_lit(threads_), thread_cap_})
+                                     : call("siskin_team_size", {work, i64(min_work_), int_lit(threads_), thread_cap_});
+        std::string clauses = fmt::format("omp parallel num_threads({})", print(team));
         if (!reduction_var_.empty()) clauses += fmt::format(" reduction(+:{})", reduction_var_);
 
         std::vector<Stmt> out{Decl::make(i64_type().as_const(), lo_name, lo),
@@ -335,7 +361,7 @@ private:
             out.push_back(Decl::make(int_type(), n.failed, int_lit(INT32_MAX)));
         }
         out.push_back(Pragma::make(clauses, Block::make(std::move(region))));
-        if (!mark->appends.empty()) out.push_back(Eval::make(call("siskin_parts_unclaim", {var(claimed)})));
+        if (claims) out.push_back(Eval::make(call("siskin_parts_unclaim", {var(claimed)})));
         if (needs_status)
             out.push_back(If::make(bin(BinaryOp::Ne, var(n.status), var("SISKIN_OK")),
                                    Return::make(var(n.status))));
@@ -395,6 +421,40 @@ private:
                                            var(n.thread), i64(p.element_size)})));
         after.push_back(assign(var(p.data), data));
         return pn;
+    }
+
+    // After the chunks: every thread's copy of a partial output folded into the output in chunk
+    // order, each thread folding a share of the elements (siskin_share_first), once every thread
+    // published its copy; a last barrier keeps the copies alive until every fold is done.
+    void fold_partial(const ParallelLoop::Partial& p, const PartNames& pn, const std::string& owns,
+                      const std::string& elements, const Names& n, std::vector<Stmt>& out) {
+        out.push_back(assign(at(var(owns), var(n.thread)), un(UnaryOp::AddressOf, var(pn.own))));
+        out.push_back(Eval::make(call("siskin_team_barrier", {})));
+        auto share = [&](const Expr& t) { return call("siskin_share_first", {var(elements), t, var(n.team)}); };
+        std::string from = names_.fresh("k_from"), to = names_.fresh("k_to");
+        std::string into = names_.fresh(p.part.data + "_into"), part = names_.fresh(p.part.data + "_other");
+        std::string t = names_.fresh("siskin_chunk"), k = names_.fresh("k");
+        Type pointer = p.part.element.pointer().restricted();
+        Type other = p.part.element.as_const().pointer().restricted();
+        Stmt fold_one = For::make(Decl::make(i64_type(), k, var(from)), bin(BinaryOp::Lt, var(k), var(to)),
+                                  Increment::make(var(k)),
+                                  assign(at(var(into), var(k)),
+                                         call(p.combine, {at(var(into), var(k)), at(var(part), var(k))})));
+        Stmt each = For::make(Decl::make(int_type(), t, int_lit(1)), bin(BinaryOp::Lt, var(t), var(n.team)),
+                              Increment::make(var(t)),
+                              Block::make({Decl::make(other, part,
+                                                      Cast::make(p.part.element.as_const().pointer(),
+                                                                 Field::make(at(var(owns), var(t)), "data"))),
+                                           fold_one}));
+        out.push_back(If::make(bin(BinaryOp::Eq, var(n.status), var("SISKIN_OK")),
+                               Block::make({Decl::make(i64_type().as_const(), from, share(var(n.thread))),
+                                            Decl::make(i64_type().as_const(), to,
+                                                       share(bin(BinaryOp::Add, var(n.thread), int_lit(1)))),
+                                            Decl::make(pointer, into,
+                                                       Cast::make(p.part.element.pointer(),
+                                                                  Field::make(var(pn.shared), "data"))),
+                                            each})));
+        out.push_back(Eval::make(call("siskin_team_barrier", {})));
     }
 
     // After the chunks: the parts of an append, in chunk order, into the kernel's buffers. Every

@@ -43,17 +43,19 @@ const BufferBinding* fibre_positions(const Fiber& f) {
     return nullptr;
 }
 
-// A reduction into a scalar output that may be split over threads: one associative and
-// commutative operator with an identity (a float one only when reassociating is allowed).
+// A reduction that may be split over threads: one associative and commutative operator with an
+// identity (a float one only when reassociating is allowed), into a scalar output (one partial
+// per thread) or a dense one (a copy per thread: ParallelMark::partials).
 bool add_reduction(ParallelMark& mark, const Assign& a, bool reassociate) {
     const TensorBinding& t = *a.tensor;
-    if (t.num_levels() != 0 || !a.op || !a.op->associative || !a.op->commutative) return false;
+    if (!a.op || !a.op->associative || !a.op->commutative) return false;
     if (is_float(t.type) && !reassociate) return false;
-    for (const auto& r : mark.reductions)
+    auto& list = t.num_levels() == 0 ? mark.reductions : mark.partials;
+    for (const auto& r : list)
         if (r.tensor == &t) return r.op == a.op;
     std::optional<Scalar> identity = a.op->reduction_identity(t.type);
     if (!identity) return false;
-    mark.reductions.push_back({&t, a.op, *identity});
+    list.push_back({&t, a.op, *identity});
     return true;
 }
 
@@ -69,8 +71,9 @@ void add_once(std::vector<const TensorBinding*>& list, const TensorBinding* t) {
 std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
     const auto* loop = s->as<For>();
     if (!loop) return std::nullopt;
-    ParallelMark mark{loop->index, nullptr, {}, {}, {}};
+    ParallelMark mark{loop->index, nullptr, {}, {}, {}, {}};
     std::vector<const TensorBinding*> workspaces_read;
+    std::vector<const TensorBinding*> rows_written; // dense outputs written at row i
     bool ok = true;
     visit_stmt(
         loop->body,
@@ -101,9 +104,14 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
                 add_once(mark.appended, t);
             else if (!t->values || !all_dense(*t))
                 ok = false;
-            else if (!row && !add_reduction(mark, *a, reassociate))
+            else if (row)
+                add_once(rows_written, t);
+            else if (!add_reduction(mark, *a, reassociate))
                 ok = false;
         });
+    // A vector written both at row i and elsewhere: thread t's copy would miss the row's value.
+    for (const auto& r : mark.partials)
+        if (std::find(rows_written.begin(), rows_written.end(), r.tensor) != rows_written.end()) ok = false;
     // A workspace filled here but read elsewhere would need the rows of every thread.
     for (const TensorBinding* w : mark.workspaces)
         if (std::find(workspaces_read.begin(), workspaces_read.end(), w) == workspaces_read.end()) ok = false;
@@ -145,12 +153,12 @@ std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reass
 
 namespace {
 
-// Whether every use of `element` in s is an update `element = combine(element, e)` (or
-// combine(e, element)) with e free of it; rewrites them to use `local` instead.
-std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& element, const std::string& combine,
-                                    const cast::Expr& local) {
+// Whether every use in s of an element `is_element` matches is an update `x = combine(x, e)` (or
+// combine(e, x)) with e free of such elements; each such x becomes `replace(x)`.
+std::optional<cast::Stmt> rewrite_updates(const cast::Stmt& s, const std::function<bool(const cast::Expr&)>& is_element,
+                                          const std::string& combine,
+                                          const std::function<cast::Expr(const cast::Expr&)>& replace) {
     bool ok = true;
-    auto is_element = [&](const cast::Expr& e) { return cast::same_expr(e, element); };
     auto free_of = [&](const cast::Expr& e) {
         bool found = false;
         cast::for_each_expr(e, [&](const cast::Expr& n) { found |= is_element(n); });
@@ -161,19 +169,21 @@ std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& eleme
             const auto& a = st.as<cast::Assign>();
             const cast::Expr& v = a.value;
             if (a.op != cast::AssignOp::Set || v.kind() != cast::ExprKind::Call ||
-                v.as<cast::Call>().function != combine || v.as<cast::Call>().args.size() != 2) {
+                v.as<cast::Call>().function != combine || v.as<cast::Call>().args.size() != 2 ||
+                !free_of(a.target.kind() == cast::ExprKind::Index ? a.target.as<cast::Index>().index : cast::i64(0))) {
                 ok = false;
                 return st;
             }
             const auto& args = v.as<cast::Call>().args;
-            int self = is_element(args[0]) ? 0 : is_element(args[1]) ? 1 : -1;
+            int self = cast::same_expr(args[0], a.target) ? 0 : cast::same_expr(args[1], a.target) ? 1 : -1;
             if (self < 0 || !free_of(args[1 - self])) {
                 ok = false;
                 return st;
             }
             std::vector<cast::Expr> out = args;
-            out[static_cast<size_t>(self)] = local;
-            return cast::assign(local, cast::call(combine, out));
+            cast::Expr x = replace(a.target);
+            out[static_cast<size_t>(self)] = x;
+            return cast::assign(x, cast::call(combine, out));
         }
         if (st.kind() == cast::StmtKind::Block) {
             std::vector<cast::Stmt> stmts;
@@ -190,6 +200,31 @@ std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& eleme
     cast::Stmt out = walk(s);
     if (!ok) return std::nullopt;
     return out;
+}
+
+// Whether every use of `element` in s is an update `element = combine(element, e)` (or
+// combine(e, element)) with e free of it; rewrites them to use `local` instead.
+std::optional<cast::Stmt> privatize(const cast::Stmt& s, const cast::Expr& element, const std::string& combine,
+                                    const cast::Expr& local) {
+    return rewrite_updates(
+        s, [&](const cast::Expr& e) { return cast::same_expr(e, element); }, combine,
+        [&](const cast::Expr&) { return local; });
+}
+
+// Whether the array `data` (a partial output's values) is only used in s as `data[k] =
+// combine(data[k], e)` (or combine(e, data[k])), k and e free of it.
+bool updates_only(const cast::Stmt& s, const std::string& data, const std::string& combine) {
+    auto is_data = [&](const cast::Expr& e) {
+        return e.kind() == cast::ExprKind::Var && e.as<cast::Var>().name == data;
+    };
+    auto is_element = [&](const cast::Expr& e) {
+        if (is_data(e)) return true;
+        return e.kind() == cast::ExprKind::Index && is_data(e.as<cast::Index>().base);
+    };
+    // Each update is checked, then renamed to a name no code has, so that what is left of the
+    // array afterwards is a use of another kind.
+    const cast::Expr checked = cast::var("siskin_checked_update");
+    return rewrite_updates(s, is_element, combine, [&](const cast::Expr&) { return checked; }).has_value();
 }
 
 } // namespace
@@ -271,6 +306,17 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
         loop.weight_64 = mark.weight->type == ValueType::Int64;
     }
     if (!add_parts(ctx, mark, code[*at], position_limit, loop)) return std::nullopt;
+    for (const auto& r : mark.partials) {
+        const BufferBinding& values = *r.tensor->values;
+        cast::Expr element = cast::at(values.data_var(), cast::i64(0));
+        cast::Expr combined = ctx.apply(*r.op, {r.tensor->type, r.tensor->type}, {element, element});
+        if (combined.kind() != cast::ExprKind::Call) return std::nullopt;
+        std::string combine = combined.as<cast::Call>().function;
+        if (!updates_only(code[*at], values.data, combine)) return std::nullopt;
+        cast::Expr elements = cast::i64(1);
+        for (const auto& d : r.tensor->dims) elements = c_mul(elements, d);
+        loop.partials.push_back({part_of(values), elements, cast::lit(r.identity), combine});
+    }
     if (mark.reductions.empty()) return loop;
 
     // An early exit jumps past the loop, and would skip the fold after it.
@@ -314,6 +360,9 @@ std::string print_marks(const std::map<size_t, ParallelMark>& marks) {
                            m.weight ? m.weight->data : "iterations");
         for (const auto& r : m.reductions)
             out += fmt::format("; {} reduced by {} per thread", r.tensor->name, r.op->name);
+        for (const auto& r : m.partials)
+            out += fmt::format("; {} reduced by {} into a copy per thread, folded in order", r.tensor->name,
+                               r.op->name);
         for (const auto* t : m.appended) out += fmt::format("; {} appended per thread, joined in order", t->name);
         for (const auto* t : m.workspaces) out += fmt::format("; {} copied per thread", t->name);
         out += "\n";

@@ -30,6 +30,12 @@ struct ParallelMark {
         Scalar identity;
     };
     std::vector<Reduction> reductions;
+    /// Outputs with dense levels only that the iterations reduce into at elements other than
+    /// row i, with one associative and commutative operator that has an identity (a column sum,
+    /// `y[j] += A[i,j]`: every row writes the whole vector): each thread but the first reduces
+    /// into a copy of its own started from the identity, and after the chunks the copies are
+    /// folded into the output in chunk order.
+    std::vector<Reduction> partials;
     /// Outputs whose dense first level the loop indexes, over a level that appends fibres
     /// (LevelProperties::appends_fibres; CSR): iteration i appends fibre i, so each thread appends
     /// its chunk's fibres to buffers of its own, joined in chunk order after the loop.
@@ -41,7 +47,8 @@ struct ParallelMark {
 
 /// For each top-level statement k of `body` (a Block of them, or one statement) that is a loop
 /// over index i writing only outputs whose levels are all dense, each at an element whose first
-/// subscript is i itself, or scalar outputs through one reduction (above), or outputs appended
+/// subscript is i itself, or scalar outputs through one reduction (above), or dense outputs
+/// through one reduction at other elements (partials, above), or outputs appended
 /// fibre by fibre (above; no other statement writes them), or workspaces it also reads, and
 /// reading no other output: iteration i then writes row i of every output and reads nothing
 /// another iteration writes, so iterations may run in any order. Float reductions only when
@@ -56,7 +63,9 @@ std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reass
 /// Appended outputs and workspaces name the buffers and variables each thread has its own of;
 /// an appended output with 32-bit positions stops at `position_limit`
 /// (CompileOptions::max_position_32). None when the code is not one counted loop or a
-/// reduction is touched otherwise (the statement then runs serially, as emitted).
+/// reduction is touched otherwise (the statement then runs serially, as emitted). A partial
+/// output's elements must only be updated as `x = op(x, e)` in the loop (not kept in a local, not
+/// stored otherwise), or the statement runs serially too.
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
                                                    std::vector<cast::Stmt>& code, int64_t position_limit);
 
