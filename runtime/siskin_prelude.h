@@ -62,6 +62,21 @@ static inline int64_t siskin_size_add(int64_t a, int64_t b) {
 #define SISKIN_UNLIKELY(x) (x)
 #endif
 
+/* A value chosen by a condition without a branch: entry 0 holds one value, entry 1 the other,
+ * and `choice[cond]` reads the one the condition picks (the k-way merge of
+ * src/compiler/lower_merge.cpp: an operand's fill or its entry at the step's end). */
+typedef bool siskin_choice_bool[2];
+typedef int8_t siskin_choice_int8_t[2];
+typedef int16_t siskin_choice_int16_t[2];
+typedef int32_t siskin_choice_int32_t[2];
+typedef int64_t siskin_choice_int64_t[2];
+typedef uint8_t siskin_choice_uint8_t[2];
+typedef uint16_t siskin_choice_uint16_t[2];
+typedef uint32_t siskin_choice_uint32_t[2];
+typedef uint64_t siskin_choice_uint64_t[2];
+typedef float siskin_choice_float[2];
+typedef double siskin_choice_double[2];
+
 /* A growable array shared with the host: same layout as siskin::RawBuffer
  * (include/siskin/buffer.hpp). `size` elements are in use, `capacity` are allocated; the element
  * type is known to the kernel, not stored. Its memory is a block of siskin_memory.h of

@@ -31,7 +31,7 @@ const std::vector<Union>& unions() {
 std::string union_of(const std::vector<std::string>& xs, const std::string& op) {
     std::string e = xs.front() + "[i]";
     for (size_t k = 1; k < xs.size(); ++k)
-        e = op == "min" ? "min(" + e + ", " + xs[k] + "[i])" : e + " " + op + " " + xs[k] + "[i]";
+        e = op == "min" || op == "max" ? op + "(" + e + ", " + xs[k] + "[i])" : e + " " + op + " " + xs[k] + "[i]";
     return "o[i] = " + e;
 }
 
@@ -42,8 +42,10 @@ std::vector<std::string> names(int n, const std::string& prefix = "x") {
 }
 
 /// A random vector: small integer values (exact sums in any order), ~20 % stored, in runs now
-/// and then (so runlists hold runs of several elements); seeded by `seed`.
-Tensor random_vector(const std::string& format, double fill, uint64_t seed, int64_t length = kLength) {
+/// and then (so runlists hold runs of several elements); seeded by `seed`; values and fill cast to
+/// `type`.
+Tensor random_vector(const std::string& format, double fill, uint64_t seed, int64_t length = kLength,
+                     ValueType type = ValueType::Float64) {
     std::mt19937_64 rng(seed);
     CoordinateList list;
     list.ndims = 1;
@@ -53,10 +55,9 @@ Tensor random_vector(const std::string& format, double fill, uint64_t seed, int6
         if (r >= 2) continue;
         if (r == 0) value = static_cast<double>(static_cast<int64_t>(rng() % 7) - 3);
         if (value == fill) value = 5;
-        list.add(std::vector<int64_t>{i}, Scalar::of(value));
+        list.add(std::vector<int64_t>{i}, Scalar::of(value).cast(type));
     }
-    return Tensor::from_coordinates({length}, ValueType::Float64, Scalar::of(fill), Format::parse(format, 1),
-                                    list);
+    return Tensor::from_coordinates({length}, type, Scalar::of(fill).cast(type), Format::parse(format, 1), list);
 }
 
 struct Inputs {
@@ -107,6 +108,37 @@ TEST(CompilerManyOperands, UnionsOfOneFormatMatchTheReference) {
                 EXPECT_GT(got.at("o").to_string().size(), 0u);
             }
         }
+    }
+}
+
+// The merge reads an operand's value at a step's end from a two-entry local of its value type
+// (siskin_choice_<type>, fill and entry): every type has one.
+TEST(CompilerManyOperands, UnionsOfEveryValueTypeMatchTheReference) {
+    struct Case {
+        ValueType type;
+        std::string op;
+        double fill;
+    };
+    const std::vector<Case> cases{{ValueType::Int64, "+", 0},   {ValueType::Int32, "min", 9},
+                                  {ValueType::UInt8, "max", 0}, {ValueType::Float32, "+", 0},
+                                  {ValueType::Bool, "+", 0},    {ValueType::Int16, "*", 1}};
+    auto xs = names(5);
+    for (const auto& c : cases) {
+        SCOPED_TRACE(std::string(type_name(c.type)) + " " + c.op);
+        std::vector<Tensor> tensors;
+        std::map<std::string, const Tensor*> by_name;
+        for (size_t k = 0; k < xs.size(); ++k)
+            tensors.push_back(random_vector(k % 2 ? "sparselist(0)" : "coo", c.fill, 40 + k, kLength, c.type));
+        std::map<std::string, TensorSignature> sigs;
+        for (size_t k = 0; k < xs.size(); ++k) {
+            by_name.emplace(xs[k], &tensors[k]);
+            sigs.emplace(xs[k], TensorSignature::of(tensors[k]));
+        }
+        compiled_matching_reference(union_of(xs, c.op), by_name, {{"o", with_format("sparselist(0)", 1)}});
+        Tensor o = random_vector("dense", c.fill, 1, kLength, c.type);
+        sigs.emplace("o", TensorSignature::of(o));
+        std::string code = generate_c(ir::parse_program(union_of(xs, c.op)), sigs);
+        EXPECT_NE(code.find("siskin_choice_" + std::string(c_type_name(c.type))), std::string::npos);
     }
 }
 
