@@ -124,6 +124,28 @@ TEST(AffineCompiled, Case6IntoASparseOutput) {
     }
 }
 
+// Case 19: a COO input built from coordinates given out of order with duplicates (each value
+// split into two entries; from_coordinates sums them, so the level holds unique sorted ones).
+TEST(AffineCompiled, Case19CooInputWithDuplicateCoordinates) {
+    const std::vector<double> want = {0, 0, -1, -6, -1, 6, -1, 0, 1, 0, 1, 0, 0, -1, 1, 0, 0, 0,
+                                      -1, 0, 0, 0, 0, 0, 0, 0, 3, 6, -3, -6, 2, -1, 3, 0, -3, 0};
+    CoordinateList list;
+    list.ndims = 2;
+    for (size_t flat = kImage.size(); flat-- > 0;) {
+        if (kImage[flat] == 0) continue;
+        std::vector<int64_t> at{static_cast<int64_t>(flat / 8), static_cast<int64_t>(flat % 8)};
+        list.add(at, Scalar::of(1.0));
+        if (kImage[flat] != 1) list.add(at, Scalar::of(kImage[flat] - 1));
+    }
+    Tensor image = Tensor::from_coordinates({8, 8}, ValueType::Float64, Scalar::of(0.0), Format::parse("coo", 2), list);
+    EXPECT_EQ(values_of(image), kImage);
+    for (const std::string filter_format : {"dense", "coo"}) {
+        Tensor filter = dense_of({3, 3}, kEdge, filter_format);
+        expect_values("O[x,y] += I[x+p, y+q] * F[p,q]", {{"I", &image}, {"F", &filter}}, "O", {6, 6}, want,
+                      "coo * " + filter_format);
+    }
+}
+
 TEST(AffineCompiled, Case8StridedOneDimensional) {
     for (const auto& format : kVectorFormats) {
         Tensor in = make({11}, format, {{{3}, 1}, {{8}, 2}});
