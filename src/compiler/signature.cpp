@@ -1,5 +1,8 @@
 // TensorSignature: what a kernel is specialised to for one tensor.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -10,9 +13,37 @@ namespace siskin {
 
 namespace {
 
-template <class T> bool all_finite(const Buffer& b) {
+// Whether no value has every exponent bit set (an infinity or a NaN), read as integers: adding
+// the lowest exponent bit to the exponent carries into the sign bit exactly then. A block is
+// read as 64-byte vectors (GCC's vector extension, lowered to whatever the target has) with no
+// exit inside, so a call on borrowed memory, which is scanned every time, pays a pass at about
+// memory speed (a branch per value was several times slower).
+template <class T, class Bits> bool all_finite(const Buffer& b) {
+    static_assert(sizeof(T) == sizeof(Bits) && std::numeric_limits<T>::is_iec559);
+    using Lanes [[gnu::vector_size(64)]] = Bits;
+    constexpr int mantissa_bits = std::numeric_limits<T>::digits - 1;
+    constexpr int exponent_bits = int(sizeof(Bits)) * 8 - 1 - mantissa_bits;
+    constexpr Bits lowest_exponent_bit = Bits(1) << mantissa_bits;
+    constexpr Bits exponent = ((Bits(1) << exponent_bits) - 1) << mantissa_bits;
+    constexpr Bits sign = Bits(1) << (sizeof(Bits) * 8 - 1);
+    constexpr int64_t lanes = sizeof(Lanes) / sizeof(Bits);
+    constexpr int64_t vectors_per_block = 16;
+    constexpr int64_t block = lanes * vectors_per_block;
     const T* v = b.data<T>();
-    for (int64_t k = 0; k < b.size(); ++k)
+    const int64_t n = b.size();
+    int64_t k = 0;
+    for (; k + block <= n; k += block) {
+        Lanes carried{};
+        for (int64_t j = 0; j < vectors_per_block; ++j) {
+            Lanes u;
+            std::memcpy(&u, v + k + j * lanes, sizeof u);
+            carried |= (u & exponent) + lowest_exponent_bit;
+        }
+        Bits any = 0;
+        for (int64_t l = 0; l < lanes; ++l) any |= carried[l];
+        if (any & sign) return false;
+    }
+    for (; k < n; ++k)
         if (!std::isfinite(v[k])) return false;
     return true;
 }
@@ -25,7 +56,8 @@ bool finite_values(const Tensor& t) {
     // A tensor used again is scanned once, unless others may write its memory (Buffer).
     const Buffer& values = t.values();
     if (auto known = values.known_finite()) return *known;
-    bool finite = t.type() == ValueType::Float32 ? all_finite<float>(values) : all_finite<double>(values);
+    bool finite = t.type() == ValueType::Float32 ? all_finite<float, uint32_t>(values)
+                                                          : all_finite<double, uint64_t>(values);
     values.remember_finite(finite);
     return finite;
 }
