@@ -135,6 +135,23 @@ public:
         return seconds;
     }
 
+    // Seconds of each of `repeat` checks a call makes before it runs its cached kernel (shapes,
+    // signatures, and the finiteness scan of the inputs the kernel relies on that siskin cannot
+    // vouch for: memory NumPy may write), timed in C++: a C++ caller holding the same tensors
+    // pays them too (CompiledProgram::inputs_finite).
+    std::vector<double> time_checks(const Inputs& given, int repeat) {
+        auto inputs = bind(given);
+        std::shared_ptr<const Compiled> compiled = find_or_compile(inputs);
+        std::vector<double> seconds;
+        py::gil_scoped_release nogil;
+        for (int k = 0; k < repeat; ++k) {
+            auto start = std::chrono::steady_clock::now();
+            if (!fits(*compiled, inputs)) throw Error("the inputs changed while their checks were timed");
+            seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        return seconds;
+    }
+
 private:
     std::map<std::string, const Tensor*> bind(const Inputs& given) const {
         std::map<std::string, const Tensor*> inputs;
@@ -179,10 +196,15 @@ private:
     bool fits(const Compiled& c, const std::map<std::string, const Tensor*>& inputs) const {
         for (size_t k = 0; k < inputs_.size(); ++k) {
             const Tensor& t = *inputs.at(inputs_[k]);
-            if (t.shape() != c.shapes[k]) return false;
-            if (!c.signatures[k].matches(TensorSignature::of(t))) return false;
+            if (t.shape() != c.shapes[k] || !describes(c.signatures[k], t)) return false;
         }
         return c.planned.compiled.inputs_finite(inputs);
+    }
+
+    // TensorSignature::matches against the tensor itself, field by field: building the
+    // tensor's signature first would copy its format (a vector of levels) on every call.
+    static bool describes(const TensorSignature& s, const Tensor& t) {
+        return s.ndims == t.ndims() && s.type == t.type() && s.fill.same(t.fill()) && s.format == t.format();
     }
 
     // The signature the kernel was compiled for; an input that the kernel reads through a
@@ -291,7 +313,8 @@ void bind_programs(py::module_& m) {
         .def_property_readonly("plan", &ProgramKernels::plan)
         .def_property_readonly("compiled_count", &ProgramKernels::compiled_count)
         .def("__call__", &ProgramKernels::call, py::arg("inputs"))
-        .def("time_runs", &ProgramKernels::time_runs, py::arg("inputs"), py::arg("repeat"));
+        .def("time_runs", &ProgramKernels::time_runs, py::arg("inputs"), py::arg("repeat"))
+        .def("time_checks", &ProgramKernels::time_checks, py::arg("inputs"), py::arg("repeat"));
     m.def("c", &c_of, py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"),
           py::arg("nonfinite"), py::arg("index_bits"));
     m.def("kernel_counts", [] {
