@@ -141,8 +141,9 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None, format=None, fill_value=None):
     """siskin.asarray with the standard's arguments: a lazy Array is computed; copy=True copies
-    the values (siskin otherwise uses NumPy and SciPy memory in place); copy=False refuses an
-    input that would need converting."""
+    the values into siskin's own memory (siskin otherwise uses NumPy and SciPy memory in place,
+    which is scanned for inf and NaN on every call of a kernel that relies on finite values;
+    its own, once); copy=False refuses an input that would need converting."""
     if isinstance(obj, Array):
         obj = obj.compute()
         if dtype is not None and _dtype(dtype) != obj.dtype:
@@ -154,10 +155,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, format=None, fill_val
         return astype(obj, dtype).compute(obj.format)
     if dtype is not None:
         dtype = _dtype(dtype)
-    if copy:
-        if isinstance(obj, Tensor):
-            return Tensor(obj._native.convert(obj.format)) if format is None else obj.asformat(format)
-        obj = obj.copy() if hasattr(obj, "copy") and not isinstance(obj, (list, tuple)) else np.array(obj)
+    if copy and isinstance(obj, Tensor):
+        return Tensor(obj._native.copy()) if format is None else obj.asformat(format)
     t = _asarray(obj, format=format, fill_value=fill_value, dtype=dtype)
     if copy is False and isinstance(obj, np.ndarray) and obj.size and \
             not np.may_share_memory(t._native.values(writable=False), obj):
@@ -165,7 +164,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None, format=None, fill_val
                           "so it cannot be used in place")
     if t.dtype.name not in DTYPES:
         raise SiskinError(f"siskin has no dtype {t.dtype.name} (it has {', '.join(_DTYPE_NAMES)})")
-    return t
+    # A copy in siskin's own memory, which NumPy cannot write behind its back: a kernel that
+    # relies on finite values scans it once rather than on every call.
+    return Tensor(t._native.copy()) if copy else t
 
 
 # ---- data types ----

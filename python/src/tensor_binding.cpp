@@ -213,6 +213,9 @@ void bind_tensor(py::module_& m) {
                  if (t.stored() < kCompiledConversionMin) return std::make_shared<Tensor>(t.convert(target));
                  return std::make_shared<Tensor>(convert(t, target));
              })
+        // Every buffer copied into memory of siskin's own (nothing borrowed), which siskin
+        // alone writes: a kernel that relies on its values being finite scans them once.
+        .def("copy", [](const Tensor& t) { return std::make_shared<Tensor>(t); })
         .def("equals", &Tensor::equals)
         .def("to_string", &Tensor::to_string, py::arg("max_elements") = 400);
 

@@ -285,6 +285,30 @@ def test_asarray_copy_and_lazy_inputs():
     check(siskin.asarray(siskin.asarray(d), dtype=siskin.int64), d.astype(np.int64))
 
 
+def test_asarray_copy_takes_scipy_memory_into_siskins_own():
+    import scipy.sparse as sp
+    a = sp.random(6, 5, density=0.4, format="csr", random_state=np.random.default_rng(3))
+    b = sp.random(6, 5, density=0.4, format="csr", random_state=np.random.default_rng(4))
+    want = a.toarray() * b.toarray()
+    borrowed, copied = siskin.asarray(a), siskin.asarray(a, copy=True)
+    tensor_copy = siskin.asarray(borrowed, copy=True)
+    for t in (copied, tensor_copy):
+        assert t.format == borrowed.format and t.nnz == a.nnz
+        buffers = [b for level in t._native.levels() for b in level.values()]
+        for buffer in buffers + [t._native.values(writable=False)]:
+            for mine in (a.data, a.indices, a.indptr):
+                assert not np.may_share_memory(buffer, mine)
+    mul = siskin.compile("C[i,j] = A[i,j] * B[i,j]", formats={"C": "csr"})
+    check(mul(A=copied, B=b)["C"], want)
+    a.data[:] = np.inf  # seen by the borrowed tensor only
+    check(mul(A=copied, B=b)["C"], want)
+    check(mul(A=tensor_copy, B=b)["C"], want)
+    changed = a.toarray() * b.toarray()  # inf * 0 is NaN where b stores nothing
+    check(mul(A=borrowed, B=b)["C"], changed)
+    # A copy holding inf: scanned once, found not finite, so its inf * 0 stays NaN.
+    check(mul(A=siskin.asarray(a, copy=True), B=b)["C"], changed)
+
+
 def test_dtypes_promotion_and_info_match_numpy():
     names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
              "float32", "float64"]
