@@ -4,11 +4,18 @@ interleaved call by call; and the call overhead of a cached kernel on small inpu
 separately (a call from Python minus the kernel's own run, timed in C++).
 
 Each workload runs two ways from Python: a compiled kernel (`siskin.compile`, called with the
-tensors) and the lazy Array API expression (`siskin.matmul(A, x).compute()`, ...). The goal of
-issue 20: the ratios of the C++ rows hold within 10 % for inputs above 10^4 stored entries. The
-table checks it twice: against the same kernel timed in C++ in this process (the scipy ratio
-moves by python / kernel alone), and against the C++ rows of bench/run-peers' last results
-(--cpp-results: another process and time, so noisier).
+tensors) and the lazy Array API expression (`siskin.matmul(A, x).compute()`, ...), on two kinds
+of memory: scipy's arrays used in place (`siskin.asarray(a)`), and a copy in siskin's own memory
+(`siskin.asarray(a, copy=True)`), which is what the C++ rows time (tensors read from files).
+The difference: a kernel compiled for finite values (mul skips 0 * x where one operand stores
+nothing) checks before each call that its inputs still are; memory NumPy may write is scanned
+every time, siskin's own once (python/README.md, "Finiteness"). The checks are timed in C++ too.
+
+The goal of issue 20: the ratios of the C++ rows hold within 10 % for inputs above 10^4 stored
+entries. The table checks it against the same kernel timed in C++ in this process (the scipy
+ratio moves by python / kernel alone), against the kernel plus the checks a C++ caller holding
+the same tensors makes (the Python layer alone), and against the C++ rows of bench/run-peers'
+last results (--cpp-results: another process and time, so noisier).
 
 Usage: /usr/bin/python3 bench/python_api.py [--quick] [--inputs a,b] [--out FILE] [--cpp-results F]
 Needs the package built (build/python, as scripts/build.sh builds it); bench/run-peers runs it
@@ -55,6 +62,9 @@ WORKLOADS = {
 }
 GOAL_MIN_STORED = 10**4  # the goal covers inputs above this many stored entries
 GOAL_DRIFT = 0.10
+GOAL_OVERHEAD_US = 10  # a cached kernel called from Python, above the kernel, on small inputs
+# The inputs' memory: scipy's arrays used in place, or copied into siskin's own (asarray's copy=).
+MEMORY = {"scipy's": False, "siskin's": True}
 
 
 class SelfTimed:
@@ -87,7 +97,8 @@ def median_seconds(calls, repeat, budget, at_least=5):
 
 
 def overhead(repeat):
-    """Microseconds a cached kernel call from Python costs above the kernel (median of each)."""
+    """Microseconds a cached kernel call from Python costs above the kernel (median of each), and
+    the checks before the run (signatures, shapes, the finiteness scan) timed in C++."""
     rows = []
     rng = np.random.default_rng(1)
     import scipy.sparse as sp
@@ -104,7 +115,8 @@ def overhead(repeat):
         # The better of three rounds of each: other work on the machine only adds time.
         python = min(median_seconds([lambda: kernel(**given)], repeat, 5)[0] for _ in range(3))
         alone = min(statistics.median(kernel._native.time_runs(native, repeat)) for _ in range(3))
-        rows.append((name, python * 1e6, alone * 1e6, (python - alone) * 1e6))
+        checks = min(statistics.median(kernel._native.time_checks(native, repeat)) for _ in range(3))
+        rows.append((name, python * 1e6, alone * 1e6, checks * 1e6, (python - alone) * 1e6))
     return rows
 
 
@@ -114,39 +126,49 @@ def compare(names, matrices, repeat, budget):
         a, _ = inputs.load(name, matrices)
         b = inputs.second_operand(a)
         x = np.random.default_rng(0).uniform(-1, 1, a.shape[1])
-        t0 = time.perf_counter()
-        A, B, X = siskin.asarray(a), siskin.asarray(b), siskin.asarray(x)
-        wrap_ms = (time.perf_counter() - t0) * 1e3
         pa = pb = None
         if sparse is not None:
             pa, pb = sparse.COO.from_scipy_sparse(a), sparse.COO.from_scipy_sparse(b)
-        for workload, (program, formats, scipy_call, pydata_call, lazy_call) in WORKLOADS.items():
-            kernel = siskin.compile(program, formats=formats)
-            given = {k: v for k, v in {"A": A, "B": B, "x": X}.items() if k in kernel.inputs}
-            out = kernel(**given)
-            want = np.asarray(scipy_call(a, b, x).todense() if workload in ("add", "mul")
-                              else scipy_call(a, b, x)).reshape(-1)
-            got = next(iter(out.values())).to_numpy().reshape(-1)
-            # Float sums are reassociated: compare against the largest magnitude.
-            scale = np.abs(want).max() if want.size else 0.0
-            lazy_got = np.asarray(lazy_call(A, B, X)).reshape(-1)
-            for what, value in (("kernel", got), ("lazy expression", lazy_got)):
-                if not np.allclose(value, want, rtol=1e-9, atol=1e-9 * scale):
-                    raise SystemExit(f"{name} {workload}: siskin's {what} differs from scipy")
-            native = {k: v._native for k, v in given.items()}
-            # siskin and scipy interleaved for many rounds; pydata/sparse (often 100 times slower)
-            # in rounds of its own with siskin, so that it does not leave the others few samples.
-            # The kernel alone (timed in C++) in the same rounds, so load drift hits both alike.
-            med = median_seconds([lambda: kernel(**given), lambda: scipy_call(a, b, x),
-                                  SelfTimed(lambda: kernel._native.time_runs(native, 1)[0])], repeat, budget)
-            pydata = None
-            if pa is not None:
-                pydata = median_seconds([lambda: kernel(**given), lambda: pydata_call(pa, pb, x)], 5, budget,
-                                        at_least=3)[1]
-            # The lazy expression (lowered and looked up on every compute) in rounds of its own too.
-            lazy = median_seconds([lambda: kernel(**given), lambda: lazy_call(A, B, X)], 10, budget,
-                                  at_least=3)[1]
-            rows.append((name, a.nnz, workload, med[0], med[2], med[1], pydata, wrap_ms, lazy))
+        for memory, copy in MEMORY.items():
+            t0 = time.perf_counter()
+            A, B, X = (siskin.asarray(v, copy=copy) for v in (a, b, x))
+            wrap_ms = (time.perf_counter() - t0) * 1e3
+            rows += compare_workloads(name, memory, a, b, x, A, B, X, pa if not copy else None, pb,
+                                      wrap_ms, repeat, budget)
+    return rows
+
+
+def compare_workloads(name, memory, a, b, x, A, B, X, pa, pb, wrap_ms, repeat, budget):
+    """The rows of one input on one kind of memory; pydata/sparse is timed when pa is given."""
+    rows = []
+    for workload, (program, formats, scipy_call, pydata_call, lazy_call) in WORKLOADS.items():
+        kernel = siskin.compile(program, formats=formats)
+        given = {k: v for k, v in {"A": A, "B": B, "x": X}.items() if k in kernel.inputs}
+        out = kernel(**given)
+        want = np.asarray(scipy_call(a, b, x).todense() if workload in ("add", "mul")
+                          else scipy_call(a, b, x)).reshape(-1)
+        got = next(iter(out.values())).to_numpy().reshape(-1)
+        # Float sums are reassociated: compare against the largest magnitude.
+        scale = np.abs(want).max() if want.size else 0.0
+        lazy_got = np.asarray(lazy_call(A, B, X)).reshape(-1)
+        for what, value in (("kernel", got), ("lazy expression", lazy_got)):
+            if not np.allclose(value, want, rtol=1e-9, atol=1e-9 * scale):
+                raise SystemExit(f"{name} {workload}: siskin's {what} differs from scipy")
+        native = {k: v._native for k, v in given.items()}
+        # siskin and scipy interleaved for many rounds; pydata/sparse (often 100 times slower)
+        # in rounds of its own with siskin, so that it does not leave the others few samples.
+        # The kernel alone (timed in C++) in the same rounds, so load drift hits both alike.
+        med = median_seconds([lambda: kernel(**given), lambda: scipy_call(a, b, x),
+                              SelfTimed(lambda: kernel._native.time_runs(native, 1)[0]),
+                              SelfTimed(lambda: kernel._native.time_checks(native, 1)[0])], repeat, budget)
+        pydata = None
+        if pa is not None:
+            pydata = median_seconds([lambda: kernel(**given), lambda: pydata_call(pa, pb, x)], 5, budget,
+                                    at_least=3)[1]
+        # The lazy expression (lowered and looked up on every compute) in rounds of its own too.
+        lazy = median_seconds([lambda: kernel(**given), lambda: lazy_call(A, B, X)], 10, budget,
+                              at_least=3)[1]
+        rows.append((name, a.nnz, workload, memory, med[0], med[2], med[3], med[1], pydata, wrap_ms, lazy))
     return rows
 
 
@@ -183,39 +205,58 @@ def main():
              f"Load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (other work on the machine "
              f"makes timings noisy; ratios are measured side by side, interleaved call by call).", "",
              "## Call overhead of a cached kernel (10x10 inputs, 30 stored)", "",
-             "| workload | call from Python (us) | kernel alone, timed in C++ (us) | overhead (us) |",
-             "|---|---|---|---|"]
-    for name, python, alone, extra in overhead(2000 if not args.quick else 500):
-        lines.append(f"| {name} | {python:.2f} | {alone:.2f} | {extra:.2f} |")
+             "*checks* are what the call does before the run (signatures, shapes, the finiteness "
+             "scan), timed in C++; they are part of the overhead.", "",
+             "| workload | call from Python (us) | kernel alone, timed in C++ (us) | checks, timed in C++ (us) "
+             "| overhead (us) |",
+             "|---|---|---|---|---|"]
+    small = overhead(2000 if not args.quick else 500)
+    for name, python, alone, checks, extra in small:
+        lines.append(f"| {name} | {python:.2f} | {alone:.2f} | {checks:.2f} | {extra:.2f} |")
+    lines += ["", f"Goal (at most {GOAL_OVERHEAD_US} us above the kernel): "
+              f"{sum(extra <= GOAL_OVERHEAD_US for *_, extra in small)} of {len(small)} workloads hold."]
     cpp = cpp_ratios(args.cpp_results)
     lines += ["", "## Workloads through the Python API", "",
               "Times are medians in ms; ratios are the peer's time over siskin's Python call (above 1: "
-              "siskin is faster). Inputs are wrapped once (`siskin.asarray`, zero-copy over scipy's "
-              "arrays: the wrap column is that one-time check of the indices). *kernel* is the "
-              "compiled kernel called with the tensors (`siskin.compile`), *lazy* the Array API "
-              "expression computed on each call (`siskin.matmul(A, x).compute()`). *drift* is how far "
-              "the scipy ratio of the Python call moves from the C++ one: kernel call / kernel alone "
-              "- 1 (same process), and against the run-peers C++ row (scipy / siskin, 1 thread) of "
-              f"{os.path.relpath(args.cpp_results, repo)}, another process.", "",
-              "| input | stored | workload | siskin kernel from Python | kernel alone (C++) | lazy | scipy | pydata "
-              "| scipy / siskin | pydata / siskin | drift, same process | run-peers C++ scipy ratio | drift vs run-peers | wrap (ms) |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    held = checked = 0
-    for name, nnz, workload, py, alone, sc, pd, wrap, lazy in compare(names, args.matrices, repeat, budget):
-        pd_text = f"{pd * 1e3:.3f}" if pd is not None else "not run"
+              "siskin is faster). *memory*: scipy's arrays used in place (`siskin.asarray(a)`: the wrap "
+              "column is the one-time check of their indices), or copied into siskin's own "
+              "(`siskin.asarray(a, copy=True)`: the wrap column is the copy), as the C++ rows' tensors "
+              "read from files are. *kernel* is the compiled kernel called with the tensors "
+              "(`siskin.compile`), *lazy* the Array API expression computed on each call "
+              "(`siskin.matmul(A, x).compute()`). *checks*: what a call checks before it runs the "
+              "kernel, timed in C++ (a kernel compiled for finite values scans scipy's memory on every "
+              "call, siskin's once). *drift* is how far the scipy ratio of the Python call moves from "
+              "the C++ one: kernel call / kernel alone - 1 (same process); kernel call / (kernel + "
+              "checks) - 1, the Python layer alone (what a C++ caller holding the same tensors pays "
+              "is the kernel plus the checks); and against the run-peers C++ row (scipy / siskin, 1 "
+              f"thread) of {os.path.relpath(args.cpp_results, repo)}, another process. pydata/sparse "
+              "is timed once per input, with the first memory.", "",
+              "| input | stored | workload | memory | siskin kernel from Python | kernel alone (C++) | checks (C++) "
+              "| lazy | scipy | pydata | scipy / siskin | pydata / siskin | drift vs kernel alone "
+              "| drift vs kernel + checks | run-peers C++ scipy ratio | drift vs run-peers | wrap (ms) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    held = {}  # memory: [rows within the goal vs kernel alone, vs kernel + checks, rows checked]
+    for name, nnz, workload, memory, py, alone, checks, sc, pd, wrap, lazy in compare(names, args.matrices,
+                                                                                    repeat, budget):
+        pd_text = f"{pd * 1e3:.3f}" if pd is not None else "-"
         pd_ratio = f"{pd / py:.2f}" if pd is not None else "-"
-        drift = py / alone - 1
+        drift, layer_drift = py / alone - 1, py / (alone + checks) - 1
         other = cpp.get((name, workload))
         other_text = f"{other:.2f}" if other else "-"
         other_drift = f"{(sc / py) / other - 1:+.0%}" if other else "-"
         if nnz > GOAL_MIN_STORED:
-            checked += 1
-            held += abs(drift) <= GOAL_DRIFT
-        lines.append(f"| {name} | {nnz} | {workload} | {py * 1e3:.3f} | {alone * 1e3:.3f} | {lazy * 1e3:.3f} | "
-                     f"{sc * 1e3:.3f} | {pd_text} | {sc / py:.2f} | {pd_ratio} | {drift:+.0%} | {other_text} | "
-                     f"{other_drift} | {wrap:.2f} |")
+            count = held.setdefault(memory, [0, 0, 0])
+            count[0] += abs(drift) <= GOAL_DRIFT
+            count[1] += abs(layer_drift) <= GOAL_DRIFT
+            count[2] += 1
+        lines.append(f"| {name} | {nnz} | {workload} | {memory} | {py * 1e3:.3f} | {alone * 1e3:.3f} | "
+                     f"{checks * 1e3:.4f} | {lazy * 1e3:.3f} | {sc * 1e3:.3f} | {pd_text} | {sc / py:.2f} | "
+                     f"{pd_ratio} | {drift:+.0%} | {layer_drift:+.0%} | {other_text} | {other_drift} | {wrap:.2f} |")
     lines += ["", f"Goal (ratios of the C++ rows within {GOAL_DRIFT:.0%} above {GOAL_MIN_STORED} stored "
-              f"entries), same-process drift: {held} of {checked} rows hold."]
+              "entries), same process:"]
+    for memory, (alone_held, layer_held, checked) in held.items():
+        lines.append(f"- {memory} memory: {alone_held} of {checked} rows hold against the kernel alone, "
+                     f"{layer_held} of {checked} against the kernel plus its checks.")
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
