@@ -44,7 +44,9 @@ _array_api.install()
 from ._array_api_views import conj, imag, meshgrid, real, roll, tril, triu
 from ._array_api_eager import argsort, nonzero, sort, take
 from ._array_api_unique import unique_all, unique_counts, unique_inverse, unique_values
-from . import _array_api_eager, _array_api_unique, _array_api_views
+from ._array_api_later import (__array_namespace_info__, clip, count_nonzero, diff, moveaxis, reciprocal,
+                               unstack)
+from . import _array_api_eager, _array_api_later, _array_api_unique, _array_api_views
 _array_api_views.install()  # __setitem__ raises: siskin arrays are immutable
 from ._dlpack import from_dlpack
 from . import _dlpack
@@ -61,4 +63,4 @@ __all__ = ["SiskinError", "Tensor", "asarray", "Function", "Kernel", "c", "compi
            "stack", "reshape", "flip", "tile", "pad"] + [
            n for n in _array_api.__all__ if n not in ("DTYPES", "ELEMENTWISE", "REDUCTIONS")] + [
            *_array_api.DTYPES, *_array_api.ELEMENTWISE, *_array_api.REDUCTIONS,
-           *_array_api_views.__all__, *_array_api_eager.__all__, *_array_api_unique.__all__, *_dlpack.__all__]
+           *_array_api_views.__all__, *_array_api_eager.__all__, *_array_api_later.__all__, *_array_api_unique.__all__, *_dlpack.__all__]
