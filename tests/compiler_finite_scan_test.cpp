@@ -1,5 +1,6 @@
 // finite_values, the scan a kernel compiled for finite inputs runs before each call on borrowed
-// memory: against std::isfinite element by element, for every length around its blocks, every
+// memory (on the CPU's widest vectors, and on the baseline's): against std::isfinite element by
+// element, for every length around its blocks, every
 // kind of non-finite value at the first, a block's last, the last element and the tail, and
 // values that look close to non-finite (the largest finite, subnormals, -0).
 #include <algorithm>
@@ -38,6 +39,7 @@ template <class T> void scan_agrees_with_isfinite() {
         for (int64_t k = 0; k < n; ++k) base[k] = odd_finite[k % odd_finite.size()];
         auto clean = std::make_shared<std::vector<T>>(base);
         EXPECT_TRUE(finite_values(borrowed_vector(clean)));
+        EXPECT_TRUE(none_infinite_or_nan(clean->data(), n, false));
         for (int64_t at : {int64_t{0}, int64_t{63}, int64_t{127}, int64_t{255}, n / 2, n - 1}) {
             if (at < 0 || at >= n) continue;
             for (T bad : non_finite) {
@@ -45,6 +47,7 @@ template <class T> void scan_agrees_with_isfinite() {
                 (*memory)[at] = bad;
                 const bool want = std::all_of(memory->begin(), memory->end(), [](T v) { return std::isfinite(v); });
                 EXPECT_EQ(finite_values(borrowed_vector(memory)), want) << "value " << bad << " at " << at;
+                EXPECT_EQ(none_infinite_or_nan(memory->data(), n, false), want) << "baseline vectors";
             }
         }
     }

@@ -123,16 +123,9 @@ public:
     // Seconds of each of `repeat` runs of the kernel alone (and its outputs' allocation), timed
     // in C++: what a call from Python costs beyond it is the call overhead (bench/python_api.py).
     std::vector<double> time_runs(const Inputs& given, int repeat) {
-        auto inputs = bind(given);
-        std::shared_ptr<const Compiled> compiled = find_or_compile(inputs);
-        std::vector<double> seconds;
-        py::gil_scoped_release nogil;
-        for (int k = 0; k < repeat; ++k) {
-            auto start = std::chrono::steady_clock::now();
-            auto outputs = compiled->planned.run(inputs);
-            seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        }
-        return seconds;
+        return time_each(given, repeat, [](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
+            auto outputs = c.planned.run(inputs);
+        });
     }
 
     // Seconds of each of `repeat` checks a call makes before it runs its cached kernel (shapes,
@@ -140,19 +133,26 @@ public:
     // vouch for: memory NumPy may write), timed in C++: a C++ caller holding the same tensors
     // pays them too (CompiledProgram::inputs_finite).
     std::vector<double> time_checks(const Inputs& given, int repeat) {
+        return time_each(given, repeat, [this](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
+            if (!fits(c, inputs)) throw Error("the inputs changed while their checks were timed");
+        });
+    }
+
+private:
+    // Seconds of each of `repeat` calls of step(kernel, inputs), without the GIL.
+    template <class Step> std::vector<double> time_each(const Inputs& given, int repeat, Step step) {
         auto inputs = bind(given);
         std::shared_ptr<const Compiled> compiled = find_or_compile(inputs);
         std::vector<double> seconds;
         py::gil_scoped_release nogil;
         for (int k = 0; k < repeat; ++k) {
             auto start = std::chrono::steady_clock::now();
-            if (!fits(*compiled, inputs)) throw Error("the inputs changed while their checks were timed");
+            step(*compiled, inputs);
             seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
         return seconds;
     }
 
-private:
     std::map<std::string, const Tensor*> bind(const Inputs& given) const {
         std::map<std::string, const Tensor*> inputs;
         for (const auto& [name, t] : given) {

@@ -15,6 +15,11 @@ namespace siskin {
 /// Whether every stored value of t is finite (always, for non-float types).
 bool finite_values(const Tensor& t);
 
+/// The scan finite_values runs: whether none of v[0..n) is an infinity or a NaN, on the widest
+/// vectors the CPU has; `widest` false: on the baseline x86-64's (so tests compare both).
+bool none_infinite_or_nan(const double* v, int64_t n, bool widest = true);
+bool none_infinite_or_nan(const float* v, int64_t n, bool widest = true);
+
 namespace compiler {
 
 /// The inputs worth scanning: operands of an operator whose annihilator holds for finite
