@@ -241,10 +241,12 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", default=None, help="JSON file for the rows")
     ap.add_argument("--only", default=None, help="comma-separated kernels: conv1d,conv2d,conv3d,nhwc,stencil")
+    ap.add_argument("--densities", default=None,
+                    help="comma-separated densities of the convolution rows (default 0.5,0.25,0.1,0.01,0.001)")
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/siskin-bench-conv"))
     opts = ap.parse_args(sys.argv[1:])
     q = opts.quick
-    densities = [0.5, 0.25, 0.1, 0.01, 0.001]
+    densities = [float(d) for d in opts.densities.split(",")] if opts.densities else [0.5, 0.25, 0.1, 0.01, 0.001]
     plans = [
         (1, (100_000 if q else 1_000_000,), (3,), ["sparselist(0)"]),
         (2, (500, 500) if q else (2000, 2000), (3, 3), ["dense(0)/sparselist(1)", "sparselist(0)/sparselist(1)"]),
@@ -267,13 +269,17 @@ def main():
                           opts.repeat, opts.cache, seed=7)
         print_row(rows[-2:])
     if not only or "stencil" in only:
+        # CSR, DCSR (the k-way merge at both levels: rows, then the entries of the rows present)
+        # and COO (one level over both dimensions); in 3-D the same three shapes.
+        stencil_formats = {2: ["dense(0)/sparselist(1)", "sparselist(0)/sparselist(1)", "coo"],
+                           3: ["dense(0)/dense(1)/sparselist(2)", "sparselist(0)/sparselist(1)/sparselist(2)", "coo"]}
         for d in [0.1, 0.01]:
-            rows += stencil_rows((500, 500) if q else (2000, 2000), d, ["dense(0)/sparselist(1)"],
+            rows += stencil_rows((500, 500) if q else (2000, 2000), d, stencil_formats[2],
                                  opts.repeat, opts.cache, seed=11)
-            print_row(rows[-1:])
-            rows += stencil_rows((48, 48, 48) if q else (128, 128, 128), d,
-                                 ["dense(0)/dense(1)/sparselist(2)"], opts.repeat, opts.cache, seed=12)
-            print_row(rows[-1:])
+            print_row(rows[-3:])
+            rows += stencil_rows((48, 48, 48) if q else (128, 128, 128), d, stencil_formats[3],
+                                 opts.repeat, opts.cache, seed=12)
+            print_row(rows[-3:])
     if opts.out:
         with open(opts.out, "w") as f:
             json.dump(rows, f, indent=1)
