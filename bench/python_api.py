@@ -257,6 +257,8 @@ def main():
     for memory, (alone_held, layer_held, checked) in held.items():
         lines.append(f"- {memory} memory: {alone_held} of {checked} rows hold against the kernel alone, "
                      f"{layer_held} of {checked} against the kernel plus its checks.")
+    end = os.getloadavg()
+    lines += ["", f"Load average at the end: {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}."]
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
