@@ -4,7 +4,7 @@
 // the exact storage of each level on the §2.4 examples is in the levels_*_test.cpp files.
 //
 // The cases of this file: 19 and 20 on run-length images (sparserunlist), 22 (sparseinterval),
-// 23 (sparsepoint), 25 (sparseblocklist).
+// 23 (sparsepoint), 25 (sparseblocklist), 32 (a scalar at its fill skips the loop at run time).
 #include <limits>
 
 #include "compiler_test_util.hpp"
@@ -161,6 +161,54 @@ TEST(FinchCases, LoopletsCase17PackBits) {
     Tensor sy = make({8}, "sparselist(0)", {{{1}, 10}, {{4}, 100}, {{7}, 1000}});
     auto t = run_compiled("for i { s[] += y[i] * v[i] }", {{"y", &sy}, {"v", &v}}).at("s");
     EXPECT_EQ(t.at({}).as_double(), 270.0); // 7*10 + 2*100 + 0*1000
+}
+
+// A 0-d float64 tensor holding `value`, with fill `fill`.
+Tensor scalar(double value, double fill) {
+    std::vector<Scalar> v{Scalar::of(value)};
+    return Tensor::from_dense({}, ValueType::Float64, Scalar::of(fill), Format::dense(0), v);
+}
+
+// Case 32: with s[] equal to its fill 0, y[i] = s[] * x[i] reads x zero times (a run-time test
+// on s before the loop) and y stays at its fill; any other s reads every x. Compiled once, run
+// for both values of s, equal to the reference.
+TEST(FinchCases, Case32AScalarAtItsFillSkipsTheLoop) {
+    const int64_t n = 1000;
+    std::vector<Scalar> ramp;
+    for (int64_t i = 0; i < n; ++i) ramp.push_back(Scalar::of(0.5 + static_cast<double>(i)));
+    Tensor x = Tensor::from_dense({n}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), ramp);
+    Tensor zero = scalar(0.0, 0.0), three = scalar(3.0, 0.0);
+    ir::Program program = ir::parse_program("for i { y[i] = s[] * x[i] }");
+    CompileOptions options = test_options();
+    options.count_work = true;
+    std::map<std::string, OutputSpec> sparse_y{{"y", with_format("sparselist(0)", 1)}};
+    CompiledProgram compiled = compile_for(program, {{"s", &zero}, {"x", &x}}, sparse_y, options);
+    for (const Tensor* s : {&zero, &three}) {
+        std::map<std::string, const Tensor*> inputs{{"s", s}, {"x", &x}};
+        Tensor y = compiled.run(inputs).at("y");
+        EXPECT_TRUE(same_output(evaluate_reference(program, inputs, sparse_y).at("y"), y)) << y.to_string();
+        EXPECT_EQ(compiled.kernel->last_work(), s == &zero ? 0 : n);
+        EXPECT_EQ(y.stored(), s == &zero ? 0 : n);
+    }
+}
+
+// The test is taken only where it holds for every value: an x holding inf (0 * inf is NaN, so
+// s = 0 must still read x), a fill of s that annihilates nothing (1), sparse and dense x and y,
+// against the reference.
+TEST(FinchCases, Case32TheRunTimeTestKeepsTheDenseSemantics) {
+    const double inf = std::numeric_limits<double>::infinity();
+    Tensor finite_x = make({6}, "sparselist(0)", {{{1}, 2.0}, {{4}, -3.0}});
+    Tensor infinite_x = make({6}, "dense", {{{1}, inf}, {{2}, 5.0}});
+    for (const Tensor* x : {&finite_x, &infinite_x})
+        for (double fill : {0.0, 1.0})
+            for (double value : {0.0, 1.0, 2.0, inf})
+                for (const char* format : {"dense", "sparselist(0)"}) {
+                    SCOPED_TRACE(::testing::Message() << "x " << x->to_string() << ", s " << value << " (fill "
+                                                    << fill << "), y " << format);
+                    Tensor s = scalar(value, fill);
+                    compiled_matching_reference("for i { y[i] = s[] * x[i] }\nfor i { z[i] = x[i] * s[] + 1 }",
+                                                {{"s", &s}, {"x", x}}, {{"y", with_format(format, 1)}});
+                }
 }
 
 } // namespace

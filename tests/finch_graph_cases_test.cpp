@@ -1,7 +1,11 @@
-// The Finch paper's graph cases (../shared/papers/notes/finch.md §6, case 29): BFS by push and
-// by pull through the program files of examples/, equal to the reference evaluator, and the
-// pull step's early break (choose stops at the first parent it meets: compiler/early_exit.hpp).
+// The Finch paper's graph cases (../shared/papers/notes/finch.md §6, cases 29 and 30): BFS by
+// push and by pull through the program files of examples/, equal to the reference evaluator, and
+// the pull step's early break (choose stops at the first parent it meets: compiler/early_exit.hpp);
+// Bellman-Ford, whose relaxation evaluates no d + inf on the weights' fill regions (a run-time
+// test on d[i]: compiler/value_specialisation.hpp).
 #include <fstream>
+#include <limits>
+#include <random>
 #include <sstream>
 
 #include "compiler_test_util.hpp"
@@ -71,6 +75,70 @@ TEST(FinchGraphCases, Case29PullStopsAtTheFirstFrontierHit) {
     // P set to its fill (6), the j loop (6), and the in-edge walks of vertices 4, 5 and 6 up to
     // their first frontier hit: 2 and 3 sources, and all 6 for vertex 6 (a sum would walk 18).
     EXPECT_EQ(compiled.kernel->last_work(), 6 + 6 + 2 + 3 + 6);
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Case 30's graph: weights 1->2:4, 1->3:1, 3->2:2, 2->4:1, 3->4:5 (0-based here) at [source,
+// target] in csr, unstored: no edge (fill inf).
+Tensor case30_weights() {
+    const std::pair<std::pair<int64_t, int64_t>, double> edges[] = {
+        {{0, 1}, 4}, {{0, 2}, 1}, {{2, 1}, 2}, {{1, 3}, 1}, {{2, 3}, 5}};
+    CoordinateList list;
+    list.ndims = 2;
+    for (const auto& [e, w] : edges) list.add(std::vector<int64_t>{e.first, e.second}, Scalar::of(w));
+    return Tensor::from_coordinates({4, 4}, ValueType::Float64, Scalar::of(kInf), Format::parse("csr", 2), list);
+}
+
+TEST(FinchGraphCases, Case30BellmanFordGivesTheDistancesAndParents) {
+    Tensor W = case30_weights();
+    Tensor s = bools({true, false, false, false});
+    auto out = compiled_matching_reference(example("bellman_ford.siskin"), {{"W", &W}, {"s", &s}});
+    const std::vector<double> d{0, 3, 1, 4};
+    const std::vector<int64_t> parent{0, 2, 0, 1};
+    for (int64_t j = 0; j < 4; ++j) {
+        EXPECT_EQ(out.at("d").at({j}).as_double(), d[static_cast<size_t>(j)]);
+        EXPECT_EQ(out.at("p").at({j}).as_int(), parent[static_cast<size_t>(j)]);
+    }
+}
+
+// One relaxation pass, written without a guard on W: where W holds its fill, d[i] + inf is inf
+// (min's identity) for every d[i] but -inf and NaN, so a row whose d[i] is neither visits only
+// its stored edges, inf included (unreached vertices). A row with d[i] -inf or NaN still walks
+// every j, as the dense semantics ask.
+TEST(FinchGraphCases, Case30RelaxationEvaluatesNoInfinityOnFillRegions) {
+    const int64_t n = 300;
+    std::mt19937_64 rng(30);
+    CoordinateList list;
+    list.ndims = 2;
+    for (int64_t i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k)
+            list.add(std::vector<int64_t>{i, static_cast<int64_t>(rng() % n)}, Scalar::of(static_cast<double>(1 + rng() % 9)));
+    Tensor W = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(kInf), Format::parse("csr", 2), list);
+    ir::Program program = ir::parse_program("fill e = inf\nfor i { for j { e[j] min= d[i] + W[i, j] } }");
+    CompileOptions options = test_options();
+    options.count_work = true;
+    options.threads = 1;
+    auto distances = [&](double odd) {
+        std::vector<Scalar> v;
+        for (int64_t i = 0; i < n; ++i) v.push_back(Scalar::of(i % 2 ? odd : static_cast<double>(i)));
+        return Tensor::from_dense({n}, ValueType::Float64, Scalar::of(kInf), Format::dense(1), v);
+    };
+    Tensor unreached = distances(kInf);
+    CompiledProgram compiled = compile_for(program, {{"d", &unreached}, {"W", &W}}, {}, options);
+    const int64_t stored = W.stored();
+    for (double odd : {kInf, -kInf, std::numeric_limits<double>::quiet_NaN()}) {
+        SCOPED_TRACE(odd);
+        Tensor d = distances(odd);
+        std::map<std::string, const Tensor*> inputs{{"d", &d}, {"W", &W}};
+        Tensor e = compiled.run(inputs).at("e");
+        EXPECT_TRUE(same_output(evaluate_reference(program, inputs).at("e"), e)) << e.to_string();
+        int64_t work = compiled.kernel->last_work();
+        if (odd == kInf) // e set to its fill, the i loop and the stored edges: no fill region
+            EXPECT_LE(work, n + n + stored);
+        else // the odd rows walk all n coordinates
+            EXPECT_GE(work, n + (n / 2) * n);
+    }
 }
 
 } // namespace

@@ -18,7 +18,8 @@ void tensors_in(const ir::Expr& e, std::set<std::string>& out) {
 }
 
 // Whether e may evaluate to a fill value a looplet substituted (an access to a tensor with a
-// level that is not dense, or a let variable, which may hold one). A tensor that is not an input
+// level that is not dense, or a let variable, which may hold one), or that a run-time test
+// substitutes (a 0-d tensor at its fill: value_specialisation.hpp). A tensor that is not an input
 // is an output an earlier statement wrote (a product chain's temporary), of any format: its
 // neighbours are scanned too, so that its fill regions skip them.
 bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>& inputs) {
@@ -31,6 +32,7 @@ bool may_hold_fill(const ir::Expr& e, const std::map<std::string, const Tensor*>
                 found = true;
                 return;
             }
+            if (it->second->ndims() == 0) found = true;
             for (const auto& level : it->second->format().levels())
                 if (!levels::properties_of(level).implicit) found = true;
         }

@@ -10,6 +10,7 @@
 #include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
 #include "compiler/storage_order_reduction.hpp"
+#include "compiler/value_specialisation.hpp"
 #include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "lowering/index_wrapper.hpp"
@@ -165,6 +166,25 @@ std::string fibre_key(const Fiber& f) {
     return key;
 }
 
+// `if (test) { loop with the value known } else { loop }` (value_specialisation.hpp).
+void lower_specialised(LowerCtx& ctx, const LStmt& loop, const ValueSpecialisation& known) {
+    ctx.tested_values.insert(known.value);
+    struct Untest {
+        LowerCtx& c;
+        const std::string& value;
+        ~Untest() { c.tested_values.erase(value); }
+    } untest{ctx, known.value};
+    auto claims = ctx.claims(); // the branches exclude each other
+    auto then_code = ctx.capture([&] { lower_body(ctx, known.known); });
+    auto after_then = ctx.claims();
+    ctx.restore_claims(claims);
+    auto else_code = ctx.capture([&] { lower_body(ctx, loop); });
+    auto after = ctx.claims();
+    after.insert(after_then.begin(), after_then.end());
+    ctx.restore_claims(after);
+    emit_chain(ctx, {{known.test, then_code}, {std::nullopt, else_code}});
+}
+
 } // namespace
 
 void emit_chain(LowerCtx& ctx,
@@ -239,6 +259,7 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
         for (const auto& c : s->as<Block>()->stmts) lower_body(ctx, c);
         return;
     case StmtKind::For: {
+        if (auto known = value_specialisation(ctx, s)) return lower_specialised(ctx, s, *known);
         const auto& loop = *s->as<For>();
         if (lower_storage_order_reduction(ctx, loop)) return;
         if (!ctx.early_exit)

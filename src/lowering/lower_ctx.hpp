@@ -95,6 +95,10 @@ public:
     /// The early exit of the reduction nest being lowered, if any (early_exit.hpp).
     std::optional<EarlyExit> early_exit;
 
+    /// The run-time tests on values that enclose the code being lowered
+    /// (compiler/value_specialisation.hpp): the values' C text, each tested once per path.
+    std::set<std::string> tested_values;
+
 private:
     std::vector<std::vector<cast::Stmt>> blocks_;
     std::set<std::string> names_;

@@ -64,13 +64,17 @@ struct Literal final : Node {
 /// types always; a float read from a tensor the caller declared finite).
 /// `source` is the tensor an element read comes from (loop collapse must not reorder a read of
 /// a tensor the loop writes).
+/// `not_nan_nor`: a float that is not `finite` but is known to be neither NaN nor this infinity
+/// (-inf or +inf; 0 when nothing is known), as a run-time test found it
+/// (compiler/value_specialisation.hpp): inf + x is then inf for x excluding -inf.
 struct CValue final : Node {
     static constexpr NodeKind static_kind = NodeKind::CValue;
     const cast::Expr expr;
     const bool finite;
     const TensorBinding* source;
-    CValue(cast::Expr e, ValueType t, bool f, const TensorBinding* s)
-        : Node(static_kind, t), expr(std::move(e)), finite(f), source(s) {}
+    const double not_nan_nor;
+    CValue(cast::Expr e, ValueType t, bool f, const TensorBinding* s, double excluded = 0)
+        : Node(static_kind, t), expr(std::move(e)), finite(f), source(s), not_nan_nor(excluded) {}
     static LExpr make(cast::Expr e, ValueType t, bool finite = false,
                       const TensorBinding* source = nullptr) {
         return std::make_shared<CValue>(std::move(e), t, finite || !is_float(t), source);

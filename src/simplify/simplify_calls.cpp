@@ -42,7 +42,10 @@ bool excludes_nan_and(const LExpr& e, double inf) {
     };
     switch (e->kind) {
     case NodeKind::Literal: return allowed(e->as<Literal>()->value);
-    case NodeKind::CValue: return e->as<CValue>()->finite;
+    case NodeKind::CValue: {
+        const auto* c = e->as<CValue>();
+        return c->finite || (c->not_nan_nor != 0 && c->not_nan_nor == inf);
+    }
     case NodeKind::Fiber: {
         const auto* t = e->as<Fiber>()->tensor;
         return t->finite && allowed(t->fill);
