@@ -8,6 +8,10 @@ in one process (run inside bench/peers/siskin_peers, which provides the module `
 - Erosion: examples/erosion.siskin on dense bytes and on runs (dense(0)/runlist(1)) against
   OpenCV's cv2.erode with a 3x3 square, on binary images tiled from the shared sparse-images
   digits (32x32) magnified 4x and 16x.
+- Triangle counting: examples/triangles.siskin and triangles_gallop.siskin (the masked product
+  walked and galloped) against GraphBLAS's C<L> = L * L' (plus_pair) and its sum.
+- Masked histogram: examples/histogram.siskin with the mask csr or runs against cv2.calcHist
+  with the same mask, on the erosion images.
 - Structured SpMV: y[i] += A[i,j] * x[j] with A in csr, sparseband, sparseblocklist and
   runlist-of-values formats against scipy CSR and (banded inputs) scipy DIA.
 
@@ -183,6 +187,75 @@ def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
     return rows
 
 
+def triangle_rows(root, graphs, opts, cache_dir):
+    """examples/triangles.siskin (walk) and triangles_gallop.siskin on the strict lower triangle L
+    against GraphBLAS's masked product C<L> = L * L' and its sum (LAGraph's Sandia_LUT), 1 thread."""
+    rows = []
+    native.graphblas.set_nthreads(1)
+    for gname, a in graphs:
+        lower = sp.tril(a, -1).tocsr()
+        lower.sort_indices()
+        n = lower.shape[0]
+        coo = lower.tocoo()
+        gb_l = native.graphblas.bool_from_coo(n, n, coo.row.astype(np.int64), coo.col.astype(np.int64))
+        _, count = native.graphblas.triangle_count(gb_l)
+        want = int((lower @ lower.T).multiply(lower).sum())
+        if count != want:
+            sys.exit(f"GraphBLAS triangle count on {gname}: {count}, scipy {want}")
+        inputs = {"L": csr_tensor(lower)}
+        for program, title in (("triangles.siskin", "walk"), ("triangles_gallop.siskin", "gallop")):
+            prog = native.Program(example(root, program), inputs, {"t": ""}, cache_dir, {"t": 0}, {}, 1)
+            prog.run()
+            got = values_of(prog.outputs(), "t").reshape(-1)
+            got = int(got[0]) if got.size else 0
+            if got != want:
+                sys.exit(f"{program} on {gname}: {got} triangles, scipy {want}")
+            med = time_interleaved({"siskin": Timed(lambda prog=prog: (prog.run(), None)),
+                                    "graphblas": Timed(lambda: native.graphblas.triangle_count(gb_l))},
+                                   opts.min_runs, opts.budget_s)
+            rows.append({"app": f"triangle count, {title} ({want} triangles)", "input": gname, "threads": 1,
+                         "ms": med, "compile_ms": prog.compile_ms})
+    return rows
+
+
+def histogram_rows(root, matrices, opts, cache_dir):
+    """examples/histogram.siskin (16 bins of an 8-bit image over a binary mask, the mask csr or
+    runs) against OpenCV's masked cv2.calcHist, on the erosion images as masks."""
+    import cv2
+    cv2.setNumThreads(1)
+    rows = []
+    text = example(root, "histogram.siskin")
+    for magnify, grid in ((4, 8), (16, 4)) if not opts.quick else ((4, 4),):
+        mask = digit_images(matrices, magnify, grid)
+        name = f"{grid}x{grid} digits x{magnify} ({mask.shape[0]}x{mask.shape[1]}, {mask.mean():.0%} set)"
+        img = np.random.default_rng(mask.size).integers(0, 256, size=mask.shape).astype(np.uint8)
+        mask_u8 = mask.astype(np.uint8)
+        want = cv2.calcHist([img], [0], mask_u8, [16], [0, 256]).reshape(-1)
+        if not np.array_equal(want, np.bincount(img[mask] // 16, minlength=16)):
+            sys.exit(f"cv2.calcHist on {name} differs from numpy's bincount")
+        dense = dense_tensor(mask, "bool")
+        img_t = native.tensor(list(img.shape), "dense(0)/dense(1)", "uint8", 0, [{}, {}], img.reshape(-1))
+        for fmt in ("dense(0)/sparselist(1)", "dense(0)/runlist(1)"):
+            m = native.convert_compiled(dense, fmt)[0]
+            prog = native.Program(text, {"img": img_t, "M": m}, {"bins": ""}, cache_dir, {"bins": 1},
+                                  {"bins": [16]}, 1)
+            prog.run()
+            got = values_of(prog.outputs(), "bins")
+            if not np.array_equal(got, want):
+                sys.exit(f"histogram ({fmt}) on {name}: {got.tolist()}, cv2.calcHist {want.tolist()}")
+
+            def cv_run():
+                t0 = time.perf_counter()
+                r = cv2.calcHist([img], [0], mask_u8, [16], [0, 256])
+                return (time.perf_counter() - t0) * 1e3, r
+            med = time_interleaved({"siskin": Timed(lambda prog=prog: (prog.run(), None)), "opencv": Timed(cv_run)},
+                                   opts.min_runs, opts.budget_s)
+            label = "csr" if "sparselist" in fmt else fmt
+            rows.append({"app": f"masked histogram, M {label}", "input": name, "threads": 1, "ms": med,
+                         "compile_ms": prog.compile_ms})
+    return rows
+
+
 def digit_images(matrices, magnify, grid):
     """A grid x grid mosaic of the first grid^2 shared 32x32 digits, each magnified."""
     images = scipy.io.mmread(os.path.join(matrices, "sparse-images-1024_subset.mtx")).tocsr()
@@ -324,7 +397,7 @@ def main():
     parser.add_argument("--threads", default=None, help="thread counts of the graph rows (default 1,all cores)")
     parser.add_argument("--min-runs", type=int, default=7)
     parser.add_argument("--budget-s", type=float, default=10.0, help="fewer runs where one is slower than this / min-runs")
-    parser.add_argument("--only", default="bfs,bellman_ford,erosion,spmv")
+    parser.add_argument("--only", default="bfs,bellman_ford,triangles,erosion,histogram,spmv")
     parser.add_argument("--command", default="bench/run-finch", help="the command line to record in the report")
     opts = parser.parse_args()
     matrices = opts.matrices or os.path.join(opts.root, "..", "shared", "data", "matrices")
@@ -340,8 +413,12 @@ def main():
         rows["bfs"] = bfs_rows(opts.root, graphs, threads, opts, cache_dir)
     if "bellman_ford" in only:
         rows["bellman_ford"] = bellman_ford_rows(opts.root, graphs, threads, opts, cache_dir)
+    if "triangles" in only:
+        rows["triangles"] = triangle_rows(opts.root, graphs, opts, cache_dir)
     if "erosion" in only:
         rows["erosion"] = erosion_rows(opts.root, matrices, opts, cache_dir)
+    if "histogram" in only:
+        rows["histogram"] = histogram_rows(opts.root, matrices, opts, cache_dir)
     if "spmv" in only:
         rows["spmv"] = spmv_rows(matrices, opts, cache_dir)
     native.graphblas.set_nthreads(1)
@@ -362,7 +439,11 @@ def main():
                               "GraphBLAS push BFS"),
                              ("bellman_ford", "graphblas",
                               "Bellman-Ford (examples/bellman_ford.siskin) against GraphBLAS min.+ passes"),
-                             ("erosion", "opencv", "Erosion (examples/erosion.siskin) against cv2.erode")):
+                             ("triangles", "graphblas", "Triangle counting (examples/triangles.siskin, "
+                              "triangles_gallop.siskin) against GraphBLAS masked mxm C<L> = L*L', plus_pair"),
+                             ("erosion", "opencv", "Erosion (examples/erosion.siskin) against cv2.erode"),
+                             ("histogram", "opencv", "Masked histogram (examples/histogram.siskin) against "
+                              "cv2.calcHist with the mask")):
         if key in rows:
             lines += [f"## {title}", ""] + ratio_table(rows[key], peer, "siskin") + [""]
     if "spmv" in rows:
