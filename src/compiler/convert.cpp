@@ -1,5 +1,6 @@
 #include "compiler/convert.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "siskin/ir/visit.hpp"
 #include "siskin/operators.hpp"
 #include "compiler/ordered_writes.hpp"
+#include "compiler/perfect_nest.hpp"
 #include "compiler/vocabulary.hpp"
 
 namespace siskin::compiler {
@@ -382,6 +384,33 @@ private:
     std::map<std::string, std::string> write_sites_; // tensor -> its first write's key
 };
 
+// Whether top-level statement s writes the fill into every element of an output that starts
+// at its fill (declared by this kernel, not kept from before) and that no earlier statement
+// mentions: a no-op, left out (bfs.siskin's `G[j] = false` at each pass would otherwise cost a
+// pass over every vertex, however small the frontier).
+bool writes_fill_into_fresh_output(const ir::Stmt& s, const KernelTensors& tensors,
+                                   const std::set<std::string>& mentioned) {
+    auto nest = perfect_nest(s);
+    if (!nest || !nest->assign->op.empty()) return false;
+    const auto* lit = nest->assign->rhs->as<ir::Literal>();
+    const std::string& name = nest->assign->lhs->tensor;
+    const auto& outs = tensors.outputs;
+    if (!lit || mentioned.count(name) || std::find(outs.begin(), outs.end(), name) == outs.end()) return false;
+    const TensorBinding& t = tensors.at(name);
+    if (t.keep_contents || !lit->value.cast(t.type).same(t.fill)) return false;
+    const auto& subscripts = nest->assign->lhs->indices;
+    if (subscripts.size() != nest->loops.size()) return false;
+    std::set<std::string> seen;
+    for (size_t k = 0; k < subscripts.size(); ++k) {
+        const auto* i = subscripts[k]->as<ir::Index>();
+        if (!i || i->slice || !seen.insert(i->name).second) return false;
+        bool bound = false;
+        for (const auto* loop : nest->loops) bound = bound || loop->index == i->name;
+        if (!bound) return false;
+    }
+    return true;
+}
+
 } // namespace
 
 Converted convert_program(LowerCtx& ctx, const ir::Program& program, const KernelTensors& tensors) {
@@ -389,8 +418,12 @@ Converted convert_program(LowerCtx& ctx, const ir::Program& program, const Kerne
     Converted out;
     if (const auto* top = program.body->as<ir::Block>()) {
         std::vector<LStmt> statements;
+        std::set<std::string> mentioned;
         for (const auto& s : top->stmts) {
-            statements.push_back(c.stmt(s));
+            statements.push_back(writes_fill_into_fresh_output(s, tensors, mentioned) ? nothing() : c.stmt(s));
+            ir::visit(s, {}, [&](const ir::Expr& e) {
+                if (const auto* a = e->as<ir::Access>()) mentioned.insert(a->tensor);
+            });
             ++c.top;
         }
         out.body = std::make_shared<Block>(std::move(statements));
