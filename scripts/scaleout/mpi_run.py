@@ -17,11 +17,12 @@ def mpirun():
 
 
 def distributed_siskin(siskin):
-    """Whether `siskin` exists, mpirun too, and it was built with MPI (it offers --comm-stats)."""
+    """Whether `siskin` exists, mpirun too, and it was built with MPI (its help offers
+    --comm-stats and does not say that it was built without MPI, as a sanitized build is)."""
     if not (siskin and os.path.exists(siskin) and mpirun()):
         return False
     text = subprocess.run([siskin, "run", "--help"], capture_output=True, text=True).stdout
-    return "--comm-stats" in text
+    return "--comm-stats" in text and "built without MPI" not in text
 
 
 # The model's split names and the command's (--row-split).

@@ -262,9 +262,13 @@ void add_run_command(CLI::App& app) {
     cmd->add_flag("--as-written", options->as_written,
                   "Run the program as written (with the compiler's own loop orders) instead of the planner's cheapest "
                   "plan (plan 0 of siskin explain)");
+    // The help says when the option cannot work: scripts/scaleout/mpi_run.py reads it to know
+    // whether this siskin runs under mpirun.
     cmd->add_flag("--distributed", options->distributed,
-                  "Run under mpirun on a row partition of the matrices (SpMV, SpGEMM, elementwise, "
-                  "reductions; docs/distributed.md); rank 0 writes the outputs");
+                  std::string("Run under mpirun on a row partition of the matrices (SpMV, SpGEMM, "
+                              "elementwise, reductions; docs/distributed.md); rank 0 writes the "
+                              "outputs") +
+                      (distributed_available() ? "" : " (not in this siskin: built without MPI)"));
     cmd->add_option("--comm-stats", options->comm_stats_path,
                     "With --distributed: write every rank's messages and bytes per operation as JSON");
     cmd->add_option("--row-split", options->row_split,
