@@ -112,6 +112,28 @@ TEST(CompilerWork, ProductSkipsTheFillRunOfASparseOperand) {
     EXPECT_EQ(v.outputs.at("y").stored(), 20);
 }
 
+TEST(CompilerWork, ACopyOfAFiniteInputIsFiniteToo) {
+    // x_t copies a finite x (as the planner's explicit transposes copy their inputs): a[i] *
+    // x_t[i] skips a's Run(0) region as a[i] * x[i] does, so the work is x_t's initialisation
+    // and copy (n each) and a's 20 entries.
+    const int64_t n = 100000;
+    std::vector<int64_t> ca;
+    for (int64_t k = 0; k < 20; ++k) ca.push_back(k);
+    Tensor a = sparse_vector(n, ca);
+    Tensor x = dense_vector(n);
+    const std::string program = "x_t[i] = x[i]\ns[] += a[i] * x_t[i]";
+    auto r = run_counted(program, {{"a", &a}, {"x", &x}}, {{"s", {{}, "dense"}}, {"x_t", {{n}, "dense"}}});
+    EXPECT_LE(r.work, 2 * n + 20);
+    // An inf in x: the copy holds it, 0 * inf is NaN, and the kernel must visit it (run_counted
+    // compares with the reference evaluator, NaN equal to NaN).
+    std::vector<Scalar> values;
+    for (int64_t i = 0; i < n; ++i) values.push_back(Scalar::of(i == n / 2 ? INFINITY : 1.0));
+    Tensor x_inf = Tensor::from_dense({n}, ValueType::Float64, Scalar::of(0.0), Format::dense(1), values);
+    auto inf = run_counted(program, {{"a", &a}, {"x", &x_inf}}, {{"s", {{}, "dense"}}, {"x_t", {{n}, "dense"}}});
+    EXPECT_TRUE(std::isnan(inf.outputs.at("s").at({}).as_double()));
+    EXPECT_GT(inf.work, 2 * n + 20);
+}
+
 // Gustavson's SpGEMM into csr with a sparsebytemap row workspace: per row, the copy and the reset
 // visit the touched columns only, not all n. Every row of A here is the same 3 entries, which
 // reach 3 rows of B holding 3 entries each, touching 7 distinct columns of the 100000:

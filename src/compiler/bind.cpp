@@ -1,10 +1,12 @@
 #include "compiler/bind.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "compiler/finite.hpp"
 #include "compiler/ordered_writes.hpp"
 #include "levels/leaf_format.hpp"
 #include "levels/level_codegen.hpp"
@@ -57,6 +59,24 @@ void check_signature(const std::string& name, const TensorSignature& sig) {
         throw Error(fmt::format("{} has a pattern leaf, so its type must be bool", name));
 }
 
+// An output that only plain copies of finite inputs of its type write, fills finite on both
+// sides (finite.hpp's copied_from): its stored values are theirs or their fill.
+bool copies_finite_values(const ir::Program& program, const std::string& name,
+                          const std::map<std::string, TensorSignature>& signatures) {
+    auto from = copied_from(program, name);
+    if (!from) return false;
+    const TensorSignature& out = signatures.at(name);
+    auto finite = [](const Scalar& v) { return std::isfinite(v.as_double()); };
+    if (!finite(out.fill)) return false;
+    for (const auto& x : *from) {
+        auto it = signatures.find(x);
+        if (it == signatures.end() || !it->second.finite || it->second.type != out.type ||
+            !finite(it->second.fill))
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<std::string> KernelTensors::order() const {
@@ -81,7 +101,7 @@ KernelTensors bind_tensors(LowerCtx& ctx, const ir::Program& program,
         b->format = it->second.format;
         b->type = it->second.type;
         b->fill = it->second.fill.cast(it->second.type);
-        b->finite = !output && it->second.finite;
+        b->finite = output ? copies_finite_values(program, name, signatures) : it->second.finite;
         b->output = output;
         if (it->second.keep_contents) {
             if (!output)

@@ -101,7 +101,32 @@ std::set<std::string> finiteness_matters(const ir::Program& program,
             tensors_in(c->args[k], out);
         }
     });
+    // A temporary that copies inputs is finite when they are: scan them in its place.
+    for (std::set<std::string> next = out; !next.empty();) {
+        std::set<std::string> sources;
+        for (const auto& name : next)
+            if (!inputs.count(name))
+                if (auto from = copied_from(program, name))
+                    for (const auto& x : *from)
+                        if (out.insert(x).second) sources.insert(x);
+        next = std::move(sources);
+    }
     return out;
+}
+
+std::optional<std::set<std::string>> copied_from(const ir::Program& program, const std::string& name) {
+    std::set<std::string> from;
+    bool plain = true;
+    ir::visit(program.body, [&](const ir::Stmt& s) {
+        if (const auto* w = s->as<ir::Swap>(); w && (w->first == name || w->second == name)) plain = false;
+        const auto* a = s->as<ir::Assign>();
+        if (!a || a->lhs->tensor != name) return;
+        const auto* x = a->rhs->as<ir::Access>();
+        if (!a->op.empty() || !x || x->tensor == name) plain = false;
+        else from.insert(x->tensor);
+    });
+    if (!plain || from.empty()) return std::nullopt;
+    return from;
 }
 
 } // namespace siskin::compiler

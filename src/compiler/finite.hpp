@@ -3,6 +3,7 @@
 // simplifier may skip x where a sparse operand holds 0 only when x is known finite. Kernels are
 // specialised on it: evaluate_compiled scans the inputs whose finiteness can matter.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -31,6 +32,12 @@ namespace compiler {
 /// more.
 std::set<std::string> finiteness_matters(const ir::Program& program,
                                          const std::map<std::string, const Tensor*>& inputs);
+
+/// The tensors that `name` is a plain copy of: when every statement that writes it is
+/// `name[...] = X[...]` (the planner's explicit transposes, `B_t[k,j] = B[k,j]`), the Xs; nothing
+/// when another statement writes it or a swap moves it. A copy of finite values of the same
+/// type, with finite fills, is finite too, so reading it may skip 0 * x as reading X would.
+std::optional<std::set<std::string>> copied_from(const ir::Program& program, const std::string& name);
 
 } // namespace compiler
 } // namespace siskin
