@@ -197,6 +197,13 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     }
     for (int m : out_format.mode_order()) s.output_index.push_back(out_index->at(static_cast<size_t>(m)));
     const bool out_sparse = !levels::all_levels_implicit(out_format);
+    // A hashed temporary stores the output's modes in its order, each level a sparsehash.
+    Format hash_format = out_format;
+    if (out_sparse) {
+        std::vector<std::string> hashed_levels;
+        for (int m : out_format.mode_order()) hashed_levels.push_back(fmt::format("sparsehash({})", m));
+        hash_format = Format::parse(fmt::format("{}", fmt::join(hashed_levels, "/")), out_format.ndims());
+    }
     const bool reduction = !assign.op.empty();
     std::vector<std::string> reduction_loops;
     for (const auto& l : nest->loops)
@@ -216,8 +223,9 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     for (const auto& r : s.reads) input_fills[r.access->tensor] = r.tensor->fill();
     std::set<std::string> names{out};
     for (const auto& r : s.reads) names.insert(r.access->tensor);
-    std::string temp = out + "_dense";
+    std::string temp = out + "_dense", hashed = out + "_hash";
     while (names.count(temp)) temp += "_";
+    while (names.count(hashed)) hashed += "_";
 
     // The order the compiler's passes give the program as written: workspaces reorders a
     // reduction into a sparse output that reads against the loops, output_order an assignment
@@ -239,6 +247,7 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     struct Costed {
         PlanCandidate candidate;
         bool written = false;
+        WriteRoute write = WriteRoute::Dense;
     };
     std::vector<Costed> all;
     std::vector<std::string> order = nest->loops;
@@ -252,29 +261,35 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
         if (reductions_here != reduction_loops) continue;
 
         const bool as_written = order == compiled_order;
-        WriteRoute write = WriteRoute::Dense;
+        // An order that reaches a sparse output against its levels writes a temporary: dense
+        // (its whole shape, converted after) or hashed (its entries only, sorted at freeze).
+        std::vector<WriteRoute> writes{WriteRoute::Dense};
         if (out_sparse) {
+            writes.clear();
             if (compiler::writes_in_order(order, s.output_index))
-                write = compiler::written_split(order, s.output_index).second == 0 ? WriteRoute::InOrder
-                                                                                    : WriteRoute::Workspace;
-            else if ((reduction && box <= kMaxTemporary) || as_written)
-                write = WriteRoute::DenseTemporary; // as written: the compiler's output_order routes it
-            else
-                continue;
+                writes.push_back(compiler::written_split(order, s.output_index).second == 0 ? WriteRoute::InOrder
+                                                                                            : WriteRoute::Workspace);
+            else {
+                if ((reduction && box <= kMaxTemporary) || as_written)
+                    writes.push_back(WriteRoute::DenseTemporary); // as written: the compiler's output_order routes it
+                if (reduction) writes.push_back(WriteRoute::HashTemporary);
+            }
         }
         std::vector<size_t> discordant;
         for (size_t r = 0; r < s.reads.size(); ++r)
             if (compiler::reads_discordantly(*s.reads[r].access, s.reads[r].tensor->format(), order))
                 discordant.push_back(r);
 
+        for (WriteRoute write : writes)
         for (ReadRoute route : {ReadRoute::Transposed, ReadRoute::Searched}) {
             if (discordant.empty() && route == ReadRoute::Searched) break;
             // A sparse output's nest that reads against its order is reordered by the
             // workspaces pass when some order reads in order: that candidate is another one.
-            const bool written = as_written && route == ReadRoute::Transposed;
+            const bool written = as_written && route == ReadRoute::Transposed && write != WriteRoute::HashTemporary;
+            const bool temporary = write == WriteRoute::DenseTemporary || write == WriteRoute::HashTemporary;
             if (written && discordant.empty() && route == ReadRoute::Searched) continue;
-            if (!written && write == WriteRoute::DenseTemporary && !reduction) continue;
-            // A sparse output's nest that reads against its order is reordered by the
+            if (!written && temporary && !reduction) continue;
+            // A sparse output's (or hashed temporary's) nest that reads against its order is reordered by the
             // workspaces pass when some order reads in order: such a candidate copies its
             // transposes into temporaries first, which the nest reads in order.
             const bool explicit_transposes =
@@ -319,6 +334,7 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
             std::map<const ir::Access*, std::string> renamed;
             std::set<std::string> taken = names;
             taken.insert(temp);
+            taken.insert(hashed);
             if (explicit_transposes)
                 for (size_t r : discordant) {
                     const Read& read = s.reads[r];
@@ -341,20 +357,24 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
                 if (p == protocols.end()) return e;
                 return ir::Access::make(a->tensor, a->indices, p->second, a->pos);
             });
-            if (write == WriteRoute::DenseTemporary) {
+            if (temporary) {
+                const std::string& name = write == WriteRoute::DenseTemporary ? temp : hashed;
                 std::vector<ir::Expr> idx = assign.lhs->indices;
-                auto w = ir::Access::make(temp, idx);
+                auto w = ir::Access::make(name, idx);
                 ir::Stmt fill = wrap(order, ir::Assign::make(w, assign.op, rhs));
-                ir::Stmt copy = wrap(s.output_index, ir::Assign::make(assign.lhs, "", ir::Access::make(temp, idx)));
-                c.program.body = ir::Block::make({fill, copy});
+                ir::Stmt copy = wrap(s.output_index, ir::Assign::make(assign.lhs, "", ir::Access::make(name, idx)));
+                copies.push_back(fill);
+                copies.push_back(copy);
+                c.program.body = ir::Block::make(copies);
                 // The copy reads a temporary, whose fill the output's inference cannot see:
                 // the output declares the fill the statement gives it.
                 if (!program.declared_fill(out))
                     c.program.fills.push_back({out, infer_output_fill(program, out, s.reads.front().tensor->type(),
                                                                       input_fills)});
-                OutputSpec dense;
-                dense.format = Format::dense(static_cast<int>(idx.size()));
-                c.temporaries[temp] = dense;
+                OutputSpec spec;
+                spec.format = write == WriteRoute::DenseTemporary ? Format::dense(static_cast<int>(idx.size()))
+                                                                  : hash_format;
+                c.temporaries[name] = spec;
             } else if (!copies.empty()) {
                 copies.push_back(wrap(order, ir::Assign::make(assign.lhs, assign.op, rhs)));
                 c.program.body = ir::Block::make(copies);
@@ -375,6 +395,7 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
             if (!searched.empty()) parts.push_back(fmt::format("{} searched", fmt::join(searched, ", ")));
             if (write == WriteRoute::Workspace) parts.push_back(fmt::format("{} through a row workspace", out));
             if (write == WriteRoute::DenseTemporary) parts.push_back(fmt::format("{} through a dense {}", out, temp));
+            if (write == WriteRoute::HashTemporary) parts.push_back(fmt::format("{} through a hashed {}", out, hashed));
             c.description = fmt::format("{}", fmt::join(parts, "; "));
             if (written) {
                 // The program itself: the compiler's passes may still reorder it; estimated as
@@ -384,7 +405,7 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
                 c.description = (compiled_order == nest->loops ? "as written: " : "as written, which the compiler runs as ") +
                                 c.description;
             }
-            all.push_back({std::move(c), written});
+            all.push_back({std::move(c), written, write});
         }
     } while (std::next_permutation(order.begin(), order.end()));
 
@@ -394,11 +415,19 @@ std::optional<std::vector<PlanCandidate>> loop_order_candidates(const ir::Progra
     });
     std::vector<PlanCandidate> out_list;
     std::set<std::string> seen;
+    std::set<WriteRoute> routes;
     for (auto& c : all) {
         if (out_list.size() > kKept) break;
         if (!seen.insert(ir::print(c.candidate.program)).second) continue;
+        routes.insert(c.write);
         out_list.push_back(std::move(c.candidate));
     }
+    // Each way of writing the output keeps its cheapest candidate in the list, however dear, so
+    // that `siskin explain --plan N` can check the model's estimate of it (the hashed temporary
+    // is rarely among the cheapest).
+    for (auto& c : all)
+        if (routes.insert(c.write).second && seen.insert(ir::print(c.candidate.program)).second)
+            out_list.push_back(std::move(c.candidate));
     return out_list;
 }
 

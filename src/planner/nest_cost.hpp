@@ -25,8 +25,9 @@ struct Read {
 enum class ReadRoute { InOrder, Transposed, Searched };
 /// How the output is written: a dense output at random, a sparse one appended in order, through
 /// a row workspace (a reduction loop runs between its last two indices), or through a dense
-/// temporary of its shape converted after the loops.
-enum class WriteRoute { Dense, InOrder, Workspace, DenseTemporary };
+/// temporary of its shape or a hashed one (sparsehash levels: any order, room for the entries
+/// only) converted after the loops.
+enum class WriteRoute { Dense, InOrder, Workspace, DenseTemporary, HashTemporary };
 
 struct Statement {
     std::vector<Read> reads;
