@@ -57,6 +57,13 @@ Tensor sparse_vector(int64_t n, const std::vector<int64_t>& at) {
                                     Format::parse("sparselist(0)", 1), list);
 }
 
+// A sparse vector of n elements storing its first k.
+Tensor leading_entries(int64_t n, int64_t k) {
+    std::vector<int64_t> at;
+    for (int64_t c = 0; c < k; ++c) at.push_back(c);
+    return sparse_vector(n, at);
+}
+
 Tensor dense_vector(int64_t n) {
     std::vector<Scalar> values;
     for (int64_t i = 0; i < n; ++i) values.push_back(Scalar::of(static_cast<double>(i % 5) + 1.0));
@@ -99,9 +106,7 @@ TEST(CompilerWork, ProductSkipsTheFillRunOfASparseOperand) {
     // a stores 20 entries in [0, 20) and nothing in [20, 100000): that Run(0) region costs no
     // iteration, though x is dense there.
     const int64_t n = 100000;
-    std::vector<int64_t> ca;
-    for (int64_t k = 0; k < 20; ++k) ca.push_back(k);
-    Tensor a = sparse_vector(n, ca);
+    Tensor a = leading_entries(n, 20);
     Tensor x = dense_vector(n);
     auto r = run_counted("s[] += a[i] * x[i]", {{"a", &a}, {"x", &x}}, {{"s", {{}, "dense"}}});
     EXPECT_GT(r.work, 0);
@@ -117,9 +122,7 @@ TEST(CompilerWork, ACopyOfAFiniteInputIsFiniteToo) {
     // x_t[i] skips a's Run(0) region as a[i] * x[i] does, so the work is x_t's initialisation
     // and copy (n each) and a's 20 entries.
     const int64_t n = 100000;
-    std::vector<int64_t> ca;
-    for (int64_t k = 0; k < 20; ++k) ca.push_back(k);
-    Tensor a = sparse_vector(n, ca);
+    Tensor a = leading_entries(n, 20);
     Tensor x = dense_vector(n);
     const std::string program = "x_t[i] = x[i]\ns[] += a[i] * x_t[i]";
     auto r = run_counted(program, {{"a", &a}, {"x", &x}}, {{"s", {{}, "dense"}}, {"x_t", {{n}, "dense"}}});
