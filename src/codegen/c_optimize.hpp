@@ -6,6 +6,7 @@
 // operators the registry declares associative and commutative.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -168,6 +169,10 @@ struct ParallelLoop {
     /// iteration v walks), to balance chunks by entries; empty: by iterations.
     std::string weight;
     bool weight_64 = false; // its elements are int64_t, else int32_t
+    /// The loop's work when its iterations are not its units (the slices of a storage-order
+    /// reduction: the positions they walk), for the work threshold; chunks are then equal runs
+    /// of iterations. Pure, and declared before the loop.
+    std::optional<Expr> work;
 };
 
 /// Each `for (int64_t v = lo; v < hi; v++) B` outside every other loop whose counter is one of

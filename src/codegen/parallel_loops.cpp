@@ -346,7 +346,7 @@ private:
         for (auto& s : after_inner) region.push_back(std::move(s));
         for (auto& s : release) region.push_back(std::move(s));
 
-        Expr work = call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
+        Expr work = mark->work ? *mark->work : call("siskin_loop_work_" + suffix, {weight, var(lo_name), var(hi_name)});
         Expr team = partial_elements ? call("siskin_team_size_partials",
                                             {work, *partial_elements, i64(min_work_), int_lit(threads_), thread_cap_})
                                      : call("siskin_team_size", {work, i64(min_work_), int_lit(threads_), thread_cap_});

@@ -291,7 +291,8 @@ bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, 
 } // namespace
 
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
-                                                   std::vector<cast::Stmt>& code, int64_t position_limit) {
+                                                   std::vector<cast::Stmt>& code, int64_t position_limit,
+                                                   const std::optional<cast::Expr>& sliced_work) {
     std::optional<size_t> at;
     for (size_t k = 0; k < code.size(); ++k)
         if (code[k].kind() == cast::StmtKind::For && cast::counted_for(code[k].as<cast::For>())) {
@@ -301,7 +302,8 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
     if (!at) return std::nullopt;
     cast::ParallelLoop loop;
     loop.counter = cast::counted_for(code[*at].as<cast::For>())->var;
-    if (mark.weight) {
+    loop.work = sliced_work; // slices walk no fibre per iteration
+    if (mark.weight && !loop.work) {
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
     }

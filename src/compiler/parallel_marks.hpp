@@ -66,8 +66,11 @@ std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reass
 /// reduction is touched otherwise (the statement then runs serially, as emitted). A partial
 /// output's elements must only be updated as `x = op(x, e)` in the loop (not kept in a local, not
 /// stored otherwise), or the statement runs serially too.
+/// `sliced_work`: the statement became the slices of a storage-order reduction
+/// (storage_order_reduction.hpp), whose work is that many positions rather than the iterations.
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
-                                                   std::vector<cast::Stmt>& code, int64_t position_limit);
+                                                   std::vector<cast::Stmt>& code, int64_t position_limit,
+                                                   const std::optional<cast::Expr>& sliced_work = std::nullopt);
 
 /// The marks as the pass dump shows them, one line per marked statement.
 std::string print_marks(const std::map<size_t, ParallelMark>& marks);

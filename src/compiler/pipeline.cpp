@@ -12,6 +12,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/output_order.hpp"
 #include "compiler/parallel_marks.hpp"
+#include "compiler/storage_order_reduction.hpp"
 #include "compiler/pass_dump.hpp"
 #include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
@@ -89,8 +90,17 @@ void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(
 void lower_statement(Planning& p, size_t k, const LStmt& s) {
     auto mark = p.parallel_marks.find(k);
     if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
-    std::vector<cast::Stmt> code = p.ctx.capture([&] { lower_body(p.ctx, s); });
-    if (auto loop = parallel_loop_of(p.ctx, mark->second, code, p.options.max_position_32)) p.parallel_loops.push_back(std::move(*loop));
+    std::optional<cast::Expr> sliced_work;
+    std::vector<cast::Stmt> code = p.ctx.capture([&] {
+        // A whole tensor reduced into scalars: its walk in slices, one per thread.
+        const auto* loop = s->as<For>();
+        if (loop && !mark->second.reductions.empty() &&
+            lower_storage_order_reduction(p.ctx, *loop, p.threads, &sliced_work))
+            return;
+        lower_body(p.ctx, s);
+    });
+    if (auto loop = parallel_loop_of(p.ctx, mark->second, code, p.options.max_position_32, sliced_work))
+        p.parallel_loops.push_back(std::move(*loop));
     for (auto& c : code) p.ctx.emit(std::move(c));
 }
 

@@ -131,7 +131,8 @@ cast::Expr as_double(const cast::Expr& e) { return cast::Cast::make(cast::Type::
 
 } // namespace
 
-bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
+bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
+                                   std::optional<cast::Expr>* sliced_work) {
     auto nest = nest_of(loop);
     if (!nest || !reorderable(*nest->assign)) return false;
     for (const For* l : nest->loops)
@@ -181,94 +182,119 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop) {
     };
     const LeafCodegen& leaf = t.leaf();
 
+    // Reduces the stored positions [lo, hi) into the output.
+    auto reduce_range = [&](const cast::Expr& lo, const cast::Expr& hi) {
+        if (const auto* values = t.values ? &*t.values : nullptr;
+            a.rhs.get() == read && read->level == 0 && (op.name == "min" || op.name == "max") && is_float(type) && values) {
+            // The value itself under a float min or max: the prelude's vector loop, no exit test.
+            cast::Expr all = cast::call(fmt::format("siskin_reduce_{}_{}", op.name, type == ValueType::Float32 ? "f32" : "f64"),
+                                        {cast::bin(cast::BinaryOp::Add, values->data_var(), lo), c_sub(hi, lo),
+                                         cast::lit(*op.reduction_identity(type))});
+            reduce_into_output(CValue::make(all, type)); // the identity (inf) when A stores nothing
+        } else {
+            auto value_at = [&](const cast::Expr& p) {
+                LExpr v = simplify_expr(ctx, with_read(leaf.read(ctx, t, p)));
+                SISKIN_ASSERT(is_closed(v), "a storage-order reduction of " + t.name + " left an open value");
+                return v;
+            };
+            std::vector<cast::Expr> acc;
+            const int streams = read->level == 0 ? kStreams : 1;
+            for (int k = 0; k < streams; ++k)
+                acc.push_back(ctx.local("acc", cast::lit(*op.reduction_identity(type)), type));
+            auto update = [&](const cast::Expr& into, const cast::Expr& p) {
+                return cast::assign(into, ctx.apply(op, {type, type}, {into, c_value(ctx, value_at(p))}));
+            };
+            auto counted_loop = [&](const cast::Expr& from, const cast::Expr& to, auto body) {
+                std::string name = ctx.fresh("p");
+                cast::Expr p = cast::var(name);
+                return cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, from),
+                                       cast::bin(cast::BinaryOp::Lt, p, to), cast::Increment::make(p),
+                                       cast::Block::make(body(p)));
+            };
+            auto exit = early_exit_of(loop);
+            auto exit_test = [&] {
+                std::optional<cast::Expr> done;
+                // choose keeps the first stream's value when it holds one: stopping on a later
+                // stream's would give another answer than the loops in order.
+                for (int k = 0; k < (keeps_first(op) ? 1 : streams); ++k) {
+                    cast::Expr hit = exit_reached(op, *exit, acc[k]);
+                    done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
+                }
+                return cast::If::make(*done, cast::Break::make());
+            };
+            if (streams == 1) {
+                // One fibre of a larger nest: a plain loop that may stop at every element.
+                ctx.emit(counted_loop(lo, hi, [&](const cast::Expr& p) {
+                    std::vector<cast::Stmt> body{update(acc[0], p)};
+                    if (exit) body.push_back(exit_test());
+                    return body;
+                }));
+            } else {
+                cast::Expr count = ctx.local(t.name + "_stream",
+                                             cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(streams)));
+                std::vector<cast::Expr> start{lo};
+                for (int k = 1; k < streams; ++k)
+                    start.push_back(ctx.local(t.name + "_start", c_add(start.back(), count)));
+                auto steps = [&](const cast::Expr& p) {
+                    std::vector<cast::Stmt> out;
+                    for (int k = 0; k < streams; ++k) out.push_back(update(acc[k], c_add(start[k], p)));
+                    return out;
+                };
+                if (exit) {
+                    std::string chunk_name = ctx.fresh("chunk");
+                    cast::Expr chunk = cast::var(chunk_name);
+                    cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
+                    ctx.emit(cast::For::make(
+                        cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
+                        cast::bin(cast::BinaryOp::Lt, chunk, count),
+                        cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
+                        cast::Block::make({counted_loop(chunk, chunk_end, steps), exit_test()})));
+                } else {
+                    ctx.emit(counted_loop(c_int(0), count, steps));
+                }
+                ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
+                    return std::vector<cast::Stmt>{update(acc[0], p)};
+                }));
+            }
+            // Pairwise, so the combination is as short a chain as the streams allow.
+            std::vector<cast::Expr> level = acc;
+            while (level.size() > 1) {
+                std::vector<cast::Expr> next;
+                for (size_t k = 0; k + 1 < level.size(); k += 2)
+                    next.push_back(ctx.apply(op, {type, type}, {level[k], level[k + 1]}));
+                if (level.size() % 2) next.push_back(level.back());
+                level = next;
+            }
+            reduce_into_output(CValue::make(level.front(), type)); // may be the identity (inf)
+        }
+    };
     if (leaf.read(ctx, t, lo)->as<Literal>()) {
         // A pattern: every stored element has the same value.
         LStmt once = std::make_shared<Assign>(a.tensor, a.lhs, a.op, with_read(leaf.read(ctx, t, lo)),
                                               a.single_write);
         lower_body(ctx, std::make_shared<If>(CValue::make(cast::bin(cast::BinaryOp::Lt, lo, hi), ValueType::Bool),
                                              once, nullptr));
-    } else if (const auto* values = t.values ? &*t.values : nullptr;
-               a.rhs.get() == read && read->level == 0 && (op.name == "min" || op.name == "max") && is_float(type) && values) {
-        // The value itself under a float min or max: the prelude's vector loop, no exit test.
-        cast::Expr all = cast::call(fmt::format("siskin_reduce_{}_{}", op.name, type == ValueType::Float32 ? "f32" : "f64"),
-                                    {cast::bin(cast::BinaryOp::Add, values->data_var(), lo), c_sub(hi, lo),
-                                     cast::lit(*op.reduction_identity(type))});
-        reduce_into_output(CValue::make(all, type)); // the identity (inf) when A stores nothing
+    } else if (slices > 1 && read->level == 0 && sliced_work) {
+        cast::Expr stored = ctx.local(t.name + "_stored", c_sub(hi, lo));
+        cast::Expr per = ctx.local(t.name + "_per_slice", cast::bin(cast::BinaryOp::Div, stored, c_int(slices)));
+        cast::Expr rest = ctx.local(t.name + "_rest", cast::bin(cast::BinaryOp::Mod, stored, c_int(slices)));
+        std::string name = ctx.fresh("slice");
+        cast::Expr slice = cast::var(name);
+        // Slice k starts k * per + min(k, rest) positions in: the first `rest` slices take one more.
+        auto start = [&](const cast::Expr& k) {
+            return c_add(lo, c_add(cast::bin(cast::BinaryOp::Mul, k, per), cast::call("siskin_min_i64", {k, rest})));
+        };
+        std::vector<cast::Stmt> each = ctx.capture([&] {
+            cast::Expr from = ctx.local(t.name + "_slice_first", start(slice));
+            cast::Expr to = ctx.local(t.name + "_slice_end", start(c_add(slice, 1)));
+            reduce_range(from, to);
+        });
+        ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, c_int(0)),
+                                 cast::bin(cast::BinaryOp::Lt, slice, c_int(slices)), cast::Increment::make(slice),
+                                 cast::Block::make(std::move(each))));
+        *sliced_work = stored;
     } else {
-        auto value_at = [&](const cast::Expr& p) {
-            LExpr v = simplify_expr(ctx, with_read(leaf.read(ctx, t, p)));
-            SISKIN_ASSERT(is_closed(v), "a storage-order reduction of " + t.name + " left an open value");
-            return v;
-        };
-        std::vector<cast::Expr> acc;
-        const int streams = read->level == 0 ? kStreams : 1;
-        for (int k = 0; k < streams; ++k)
-            acc.push_back(ctx.local("acc", cast::lit(*op.reduction_identity(type)), type));
-        auto update = [&](const cast::Expr& into, const cast::Expr& p) {
-            return cast::assign(into, ctx.apply(op, {type, type}, {into, c_value(ctx, value_at(p))}));
-        };
-        auto counted_loop = [&](const cast::Expr& from, const cast::Expr& to, auto body) {
-            std::string name = ctx.fresh("p");
-            cast::Expr p = cast::var(name);
-            return cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, from),
-                                   cast::bin(cast::BinaryOp::Lt, p, to), cast::Increment::make(p),
-                                   cast::Block::make(body(p)));
-        };
-        auto exit = early_exit_of(loop);
-        auto exit_test = [&] {
-            std::optional<cast::Expr> done;
-            // choose keeps the first stream's value when it holds one: stopping on a later
-            // stream's would give another answer than the loops in order.
-            for (int k = 0; k < (keeps_first(op) ? 1 : streams); ++k) {
-                cast::Expr hit = exit_reached(op, *exit, acc[k]);
-                done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
-            }
-            return cast::If::make(*done, cast::Break::make());
-        };
-        if (streams == 1) {
-            // One fibre of a larger nest: a plain loop that may stop at every element.
-            ctx.emit(counted_loop(lo, hi, [&](const cast::Expr& p) {
-                std::vector<cast::Stmt> body{update(acc[0], p)};
-                if (exit) body.push_back(exit_test());
-                return body;
-            }));
-        } else {
-            cast::Expr count = ctx.local(t.name + "_stream",
-                                         cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(streams)));
-            std::vector<cast::Expr> start{lo};
-            for (int k = 1; k < streams; ++k)
-                start.push_back(ctx.local(t.name + "_start", c_add(start.back(), count)));
-            auto steps = [&](const cast::Expr& p) {
-                std::vector<cast::Stmt> out;
-                for (int k = 0; k < streams; ++k) out.push_back(update(acc[k], c_add(start[k], p)));
-                return out;
-            };
-            if (exit) {
-                std::string chunk_name = ctx.fresh("chunk");
-                cast::Expr chunk = cast::var(chunk_name);
-                cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
-                ctx.emit(cast::For::make(
-                    cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
-                    cast::bin(cast::BinaryOp::Lt, chunk, count),
-                    cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
-                    cast::Block::make({counted_loop(chunk, chunk_end, steps), exit_test()})));
-            } else {
-                ctx.emit(counted_loop(c_int(0), count, steps));
-            }
-            ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
-                return std::vector<cast::Stmt>{update(acc[0], p)};
-            }));
-        }
-        // Pairwise, so the combination is as short a chain as the streams allow.
-        std::vector<cast::Expr> level = acc;
-        while (level.size() > 1) {
-            std::vector<cast::Expr> next;
-            for (size_t k = 0; k + 1 < level.size(); k += 2)
-                next.push_back(ctx.apply(op, {type, type}, {level[k], level[k + 1]}));
-            if (level.size() % 2) next.push_back(level.back());
-            level = next;
-        }
-        reduce_into_output(CValue::make(level.front(), type)); // may be the identity (inf)
+        reduce_range(lo, hi);
     }
     if (missing)
         lower_body(ctx, std::make_shared<If>(CValue::make(*missing, ValueType::Bool),

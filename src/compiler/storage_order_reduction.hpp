@@ -17,6 +17,8 @@
 // over its whole dimension and no protocol written for it (`A[i, walk(j)]` keeps the nest),
 // nothing else read but constants, and A's levels all dense, sparselist or coo (each position
 // one stored coordinate, so the values array holds each element once).
+#include <optional>
+
 #include "lowering/lower_ir.hpp"
 #include "compiler/vocabulary.hpp"
 
@@ -24,7 +26,12 @@ namespace siskin::compiler {
 
 
 /// Lowers `loop` as a storage-order reduction and returns true, or returns false (nothing
-/// emitted) when the nest is not one.
-bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop);
+/// emitted) when the nest is not one. With `slices` above 1 (a top-level statement that may run
+/// on threads, compiler/parallel_marks.hpp), a reduction of a whole tensor cuts its positions
+/// into that many equal slices: one counted loop over them, each slice reducing its own range
+/// (and stopping early on its own) into the output, which the parallel_loops pass gives out in
+/// chunks; `sliced_work` then receives the number of positions, the loop's work.
+bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices = 0,
+                                   std::optional<cast::Expr>* sliced_work = nullptr);
 
 } // namespace siskin::compiler
