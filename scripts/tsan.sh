@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer on a sample of siskin's multi-threaded kernels (issue 21): SpMV, a scalar sum,
-# A + B into CSR, SpGEMM into CSR (row workspace per thread) and a masked product, each on 2, 3
+# A + B into CSR, SpGEMM into CSR (row workspace per thread), a masked product, column sums (a
+# copy of the vector per thread) and a max in storage order (a slice per thread), each on 2, 3
 # and 7 threads, on inputs with empty rows and a full one, above the work threshold so that every
 # thread gets rows. Kernels are compiled with clang, -fsanitize=thread and LLVM's libomp, whose
 # Archer tool (OMP_TOOL_LIBRARIES) tells ThreadSanitizer what OpenMP's fork, join, barriers and
@@ -11,7 +12,7 @@
 # all of siskin; OpenMP's internals (ignore_noninstrumented_modules). Kernels allocate with malloc
 # only here (SISKIN_BLOCK_NO_MAP): ThreadSanitizer does not see mremap, so a mapping one thread
 # gave up and another got at the same address would read as a race.
-# Not part of scripts/test.sh: it compiles 15 kernels with the sanitizer (minutes).
+# Not part of scripts/test.sh: it compiles 21 kernels with the sanitizer (minutes).
 # Usage: scripts/tsan.sh   (after building build/siskin; SISKIN_BUILD names another build folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -144,6 +144,11 @@ def main():
          lambda o: same_csr(csr_of(o, "C", (n, n)), A @ B)),
         ("C[i,k] += M[i,k] * A[i,j] * B[k,j]", {"M": csr, "A": csr, "B": csr, "C": csr}, {"M": M, "A": A, "B": B},
          lambda o: same_csr(csr_of(o, "C", (n, n)), M.multiply(A @ B.T))),
+        # A copy of y per thread, folded in order; a slice of A's values per thread.
+        ("for i, j { y[j] += A[i,j] }", {"A": csr}, {"A": A},
+         lambda o: np.allclose(o["y_values"], np.asarray(A.sum(axis=0)).ravel(), rtol=1e-12)),
+        ("s[] max= A[i,j]", {"A": csr}, {"A": A},
+         lambda o: o["s_values"][0] == max(A.data.max(), 0.0 if A.nnz < n * n else -np.inf)),
     ]
     shapes = {name: (n, n) for name in ("A", "B", "C", "M")}
     shapes.update({"x": (n,), "y": (n,), "s": (), "C_ws": (n,)})
