@@ -66,10 +66,11 @@ TEST(ThreadedKernels, MatchTheReferenceAtEveryThreadCount) {
         {"s[] += A[i, j] * x[j]", true},
         {"for i, j { y[i] += A[i, j] * x[j]; s[] += A[i, j] }", true},
         {"for i, j { y[i] += A[i, j] * x[j]; s[] max= A[i, j] }", -1},
-        // Min and max of a whole tensor in storage order: a slice of its values per thread, in
-        // vector lanes or in streams that may stop early, each slice on its own.
+        // Min and max of a whole tensor in storage order: a slice of its values per thread in
+        // vector lanes; streams that may stop early stay whole (serial).
         {"s[] max= A[i, j]", 2},
-        {"s[] min= A[i, j] * 2", 2},
+        {"s[] min= A[i, j]", 2},
+        {"s[] min= A[i, j] * 2", -1},
         // Reductions into vectors that every row writes: a copy per thread, folded in order.
         {"for i, j { y[j] += A[i, j] }", true},
         {"for i, j { y[j] max= A[i, j] * D[i, j] }", true},
@@ -315,6 +316,28 @@ TEST(ThreadedKernels, ColumnSumsKeepTheirBitsAtAFixedThreadCount) {
     // order: the bits depend on the thread count, never on the run.
     Tensor A = random_matrix_of(400, 300, 0.2, "csr", 17, 0.0, [](double u) { return u * 1e3 - 500; });
     expect_fixed_bits_per_thread_count("for i, j { y[j] += A[i, j] * A[i, j] }", "y", A);
+}
+
+TEST(ThreadedKernels, VectorLoopsBelowTheThresholdRunAsEmittedAndAboveItInARegion) {
+    // A loop with no loop inside holds its body twice: the region, and the loop as emitted for a
+    // team of one. Under the default threshold a 300-element vector takes the second; with the
+    // threshold off, the first. Both give the reference.
+    ir::Program program = ir::parse_program("for j { y[j] = x[j] * 2 + v[j] }");
+    Tensor x = random_tensor_of({300}, "dense", 1.0, Scalar::of(0.0), 21,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 9) - 4); });
+    Tensor v = random_tensor_of({300}, "dense", 1.0, Scalar::of(0.0), 22,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 7)); });
+    std::map<std::string, const Tensor*> inputs{{"x", &x}, {"v", &v}};
+    Tensor want = evaluate_reference(program, inputs).at("y");
+    CompileOptions below = threaded(3);
+    below.parallel_min_work = CompileOptions{}.parallel_min_work;
+    for (const CompileOptions& o : {below, threaded(3)}) {
+        CompiledProgram k = compile_for(program, inputs, {}, o);
+        const std::string& c = k.kernel->c_source();
+        EXPECT_NE(c.find("#pragma omp parallel"), std::string::npos);
+        EXPECT_NE(c.find("siskin_team_wanted > 1"), std::string::npos);
+        EXPECT_TRUE(same_output(want, k.run(inputs).at("y"))) << "threshold " << o.parallel_min_work;
+    }
 }
 
 TEST(ThreadedKernels, AnErrorInALateChunkIsReportedAsOnOneThread) {
