@@ -594,6 +594,46 @@ TEST(AffineCompiled, RandomAffineProgramsAgreeWithTheReference) {
     }
 }
 
+// A split (C[i, j] = b[i*n + j], the shape paper's reshape of a vector) reads row i's window
+// from the entry the row stepper stands at (Fiber::resume), not by a search from the vector's
+// first entry per row: the vector's start pos[0] is read once. The rows agree with the reference
+// for sorted inputs (sparselist, coo, sparsebytemap), fills 0 and 1.5, sparse and dense outputs,
+// a loop between the row and its window (each window read again from the same entry), and
+// overlapping windows (b[i + j]: entries of one window are read again by the next).
+TEST(AffineCompiled, SplitWindowsResumeAtTheRowSteppersEntry) {
+    std::mt19937_64 rng(17);
+    auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+    // One kernel per input: the split into CSR, a loop between the row and its window, and
+    // overlapping windows into COO.
+    const std::string program = "for i in 0:7, j in 0:5 { C[i, j] = b[i * 5 + j] }\n"
+                                "for i in 0:7, k in 0:2, j in 0:5 { D[i, k, j] = b[i * 5 + j] * 2 }\n"
+                                "for x in 0:31, y in 0:5 { E[x, y] = b[x + y] }";
+    for (const std::string format : {"sparselist(0)", "coo", "sparsebytemap(0)"}) {
+        for (double fill : {0.0, 1.5}) {
+            std::vector<double> values(35, fill);
+            for (auto& v : values)
+                if (pick(0, 2) == 0) v = static_cast<double>(pick(-3, 3));
+            Tensor b = dense_of({35}, values, format, fill);
+            SCOPED_TRACE(format + fmt::format(" fill={}", fill));
+            compiled_matching_reference(program, {{"b", &b}},
+                                        {{"C", with_format("csr", 2)}, {"E", with_format("coo", 2)}});
+        }
+    }
+    ir::Program split = ir::parse_program("for i in 0:7, j in 0:5 { C[i, j] = b[i * 5 + j] }");
+    Tensor b = dense_of({35}, std::vector<double>(35, 1.0), "sparselist(0)");
+    TensorSignature c;
+    c.format = Format::parse("csr", 2).with_index_bits(32);
+    c.type = ValueType::Float64;
+    c.fill = Scalar::of(0.0);
+    c.ndims = 2;
+    auto kernel = compile(split, {{"b", TensorSignature::of(b, true)}, {"C", c}}, test_options());
+    const std::string& source = kernel->c_source();
+    size_t starts = 0;
+    for (size_t at = source.find("b_pos[0LL]"); at != std::string::npos; at = source.find("b_pos[0LL]", at + 1))
+        ++starts;
+    EXPECT_EQ(starts, 1u) << source;
+}
+
 TEST(AffineCompiled, ErrorsNameTheAccessAndTheRange) {
     Tensor v = make({8}, "sparselist(0)", {{{3}, 1}});
     Tensor f = dense_of({3}, {1, 1, 1});

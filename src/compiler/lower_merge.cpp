@@ -170,8 +170,7 @@ LExpr guarded(const FibreLeaf& leaf, cast::Expr cond) {
     }
     std::vector<LExpr> subs = f.subscripts;
     subs.front() = Index::wrapped(idx.name, std::make_shared<Guard>(cond, f.tensor->fill, inner));
-    return std::make_shared<Fiber>(f.tensor, f.type, f.level, f.sub, f.pos, std::move(subs), f.protocols,
-                                   f.write, f.dirty, f.depth, f.id, leaf.pads);
+    return f.with_subscripts(std::move(subs), leaf.pads);
 }
 
 bool is_fill_of(const LExpr& e, const Fiber& f) {

@@ -43,6 +43,8 @@ public:
             lo = idx(pos, f.pos.front());
             hi = idx(pos, c_add(f.pos.front(), 1));
         }
+        // Only the last mode's walk has positions a window stepper hands on (Fiber::resume).
+        if (last_mode && f.resume) lo = *f.resume;
         std::vector<cast::Stmt> pre{
             cast::Decl::make(i64, p_name, lo),
             cast::Decl::make(i64, end_name, hi),

@@ -70,7 +70,7 @@ LoopletPtr sorted_fibre(LowerCtx& ctx, const Fiber& f, const cast::Expr& crd, co
                  std::move(base), std::move(positions)};
     auto i64 = cast::Type::of(ValueType::Int64);
     std::vector<cast::Stmt> pre{
-        cast::Decl::make(i64, w.p.as<cast::Var>().name, pos_lo),
+        cast::Decl::make(i64, w.p.as<cast::Var>().name, f.resume ? *f.resume : pos_lo),
         cast::Decl::make(i64, w.end.as<cast::Var>().name, pos_hi),
         cast::Decl::make(i64, w.last.as<cast::Var>().name,
                          cast::Ternary::make(lt(w.p, w.end), c_add(idx(w.crd, c_add(w.end, -1)), 1),

@@ -21,6 +21,16 @@ uint64_t Fiber::next_id() {
     return ++counter;
 }
 
+LExpr Fiber::with_subscripts(std::vector<LExpr> subs, std::vector<LExpr> pd) const {
+    return std::make_shared<Fiber>(tensor, type, level, sub, pos, std::move(subs), protocols, write, dirty,
+                                   depth, id, std::move(pd), resume);
+}
+
+LExpr Fiber::resumed_at(cast::Expr from) const {
+    return std::make_shared<Fiber>(tensor, type, level, sub, pos, subscripts, protocols, write, dirty, depth,
+                                   id, pads, std::move(from));
+}
+
 LStmt make_block(std::vector<LStmt> stmts) {
     std::vector<LStmt> flat;
     for (auto& s : stmts) {
@@ -68,9 +78,7 @@ LExpr map_expr(const LExpr& e, const ExprMap& f) {
             changed |= subs.back() != s;
         }
         if (changed)
-            rebuilt = std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
-                                              std::move(subs), fb.protocols, fb.write, fb.dirty,
-                                              fb.depth, fb.id, fb.pads);
+            rebuilt = fb.with_subscripts(std::move(subs), fb.pads);
         break;
     }
     case NodeKind::Hoist: {
@@ -268,9 +276,7 @@ LExpr replace_in(const LExpr& e, const std::function<LExpr(const Node*)>& lookup
             changed |= subs.back() != s;
         }
         if (!changed) return e;
-        return std::make_shared<Fiber>(fb.tensor, fb.type, fb.level, fb.sub, fb.pos,
-                                       std::move(subs), fb.protocols, fb.write, fb.dirty, fb.depth,
-                                       fb.id, fb.pads);
+        return fb.with_subscripts(std::move(subs), fb.pads);
     }
     case NodeKind::Hoist: {
         const auto& h = *e->as<Hoist>();

@@ -139,14 +139,24 @@ struct Fiber final : Node {
     /// Empty, or one per subscript: the value a permissive subscript (`coalesce(A[~(i+1)], 0)`)
     /// reads outside the tensor, null for the others.
     const std::vector<LExpr> pads;
+    /// A position of this fibre's sorted entries at or before the first entry any read of it
+    /// needs (set by the window stepper around a compound subscript, which stands at that entry:
+    /// wrappers/window.hpp): a walk starts there, not at the fibre's first entry, so the windows
+    /// of a split do not each search the fibre from its start. None: the fibre's first entry.
+    const std::optional<cast::Expr> resume;
     Fiber(const TensorBinding* t, ValueType type, int lvl, int s, std::vector<cast::Expr> p,
           std::vector<LExpr> subs, std::vector<std::string> protos, bool w,
-          std::optional<cast::Expr> d, int dep, uint64_t ident = next_id(), std::vector<LExpr> pd = {})
+          std::optional<cast::Expr> d, int dep, uint64_t ident = next_id(), std::vector<LExpr> pd = {},
+          std::optional<cast::Expr> from = std::nullopt)
         : Node(static_kind, type), tensor(t), level(lvl), sub(s), pos(std::move(p)),
           subscripts(std::move(subs)), protocols(std::move(protos)), write(w), dirty(std::move(d)),
-          depth(dep), id(ident), pads(std::move(pd)) {}
+          depth(dep), id(ident), pads(std::move(pd)), resume(std::move(from)) {}
     /// The pad of the current subscript, or null.
     LExpr pad() const { return pads.empty() ? nullptr : pads.front(); }
+    /// The same fibre with other subscripts (and pads), its resume position kept.
+    LExpr with_subscripts(std::vector<LExpr> subs, std::vector<LExpr> pd) const;
+    /// The same fibre read from position `from` on (see resume).
+    LExpr resumed_at(cast::Expr from) const;
     static uint64_t next_id();
 };
 

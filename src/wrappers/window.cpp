@@ -69,6 +69,10 @@ struct Window {
             out->seek = st.seek;
             auto chunk = st.chunk;
             Window self = *this;
+            // Every window start of entry p's chunk lies above the entries before p, so a read
+            // of a window may walk the fibre from p on (Fiber::resume).
+            if (const auto* f = access->as<Fiber>(); f && st.positions)
+                self.access = f->resumed_at(st.positions->p);
             out->chunk = [self, chunk](LowerCtx& c, const cast::Expr& stop) {
                 return self.starts(c, chunk(c, stop), stop, true);
             };
