@@ -7,6 +7,7 @@
 #include "codegen/c_printer.hpp"
 #include "codegen/c_walk.hpp"
 #include "compiler/affine_order.hpp"
+#include "compiler/block_copy.hpp"
 #include "compiler/concordize.hpp"
 #include "compiler/count_work.hpp"
 #include "compiler/lower.hpp"
@@ -88,6 +89,8 @@ void c_pass(Planning& p, cast::Stmt (*pass)(const cast::Stmt&)) { p.body = pass(
 // Lowers top-level statement k; a marked one's loop, when parallel_loop_of finds the C loop it
 // became, is noted for parallelize_loops.
 void lower_statement(Planning& p, size_t k, const LStmt& s) {
+    // A copy of CSR rows is a block copy whatever the threads: it runs at memory speed.
+    if (lower_block_copy(p.ctx, s)) return;
     auto mark = p.parallel_marks.find(k);
     if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
     std::optional<cast::Expr> sliced_work;
