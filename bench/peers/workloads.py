@@ -530,6 +530,32 @@ def _shape_out(ctx):
     return {"C": list(ctx.A.shape)}
 
 
+def _stack_workload(axis, fmt):
+    """vstack (axis 0) or hstack (axis 1) of A's halves into `fmt` (csr: CSR operands; coo: COO
+    operands, compared entry by entry), against scipy's and pydata's stacking into that format."""
+    kind = ("vstack", "hstack")[axis]
+    names = (("T", "U"), ("L", "R"))[axis]
+    program = (_vstack_program, _hstack_program)[axis]
+    stack = (sp.vstack, sp.hstack)[axis]
+    if fmt == "csr":
+        operand = lambda k: lambda ctx: _halves(ctx, axis)[2][k]
+        scipy_run = scipy_runner(lambda c: stack(_halves(c, axis)[0], format="csr"), scipy_sparse_value)
+        pydata_run = scipy_runner(lambda c: sparse.concatenate(_halves(c, axis)[1], axis=axis).tocsr(),
+                                  scipy_sparse_value)
+        what = f"{kind} C = {kind}({names[0]}, {names[1]}) into CSR ({names[0]}, {names[1]}: the " \
+               f"{('row', 'column')[axis]} halves of A, CSR)"
+    else:
+        operand = lambda k: lambda ctx: _coo_halves(ctx, axis)[k][1]
+        scipy_run = scipy_runner(lambda c: stack([h[0] for h in _coo_halves(c, axis)], format="coo"),
+                                 ops.scipy_entries)
+        pydata_run = scipy_runner(lambda c: sparse.concatenate(_halves(c, axis)[1], axis=axis), ops.pydata_entries)
+        what = f"{kind} C = {kind}({names[0]}, {names[1]}) into COO ({names[0]}, {names[1]}: COO)"
+    return Workload(f"{kind}_{fmt}", what, lambda ctx: program(ctx, "C"),
+                    {names[0]: operand(0), names[1]: operand(1)}, {"C": fmt},
+                    {"scipy": scipy_run, "pydata": pydata_run},
+                    family="shape", entries=fmt == "coo", output_shapes=_shape_out)
+
+
 PAPER_SHAPE_WORKLOADS = [
     Workload("collapse", "collapse 2-D -> 1-D c = A.reshape(-1) into a compressed vector",
              lambda ctx: "for i in 0:{0}, j in 0:{1} {{ c[i * {1} + j] = A[i, j] }}".format(*ctx.A.shape),
@@ -550,34 +576,10 @@ PAPER_SHAPE_WORKLOADS = [
              {"scipy": scipy_runner(lambda c: _collapsed(c)[0][0].reshape(c.A.shape).tocoo(), ops.scipy_entries),
               "pydata": scipy_runner(lambda c: _collapsed(c)[0][1].reshape(c.A.shape), ops.pydata_entries)},
              family="shape", entries=True, output_shapes=_shape_out),
-    Workload("vstack_csr", "vstack C = vstack(T, U) into CSR (T, U: the row halves of A, CSR)",
-             lambda ctx: _vstack_program(ctx, "C"),
-             {"T": lambda ctx: _halves(ctx, 0)[2][0], "U": lambda ctx: _halves(ctx, 0)[2][1]}, {"C": "csr"},
-             {"scipy": scipy_runner(lambda c: sp.vstack(_halves(c, 0)[0], format="csr"), scipy_sparse_value),
-              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0).tocsr(),
-                                     scipy_sparse_value)},
-             family="shape", output_shapes=_shape_out),
-    Workload("hstack_csr", "hstack C = hstack(L, R) into CSR (L, R: the column halves of A, CSR)",
-             lambda ctx: _hstack_program(ctx, "C"),
-             {"L": lambda ctx: _halves(ctx, 1)[2][0], "R": lambda ctx: _halves(ctx, 1)[2][1]}, {"C": "csr"},
-             {"scipy": scipy_runner(lambda c: sp.hstack(_halves(c, 1)[0], format="csr"), scipy_sparse_value),
-              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 1)[1], axis=1).tocsr(),
-                                     scipy_sparse_value)},
-             family="shape", output_shapes=_shape_out),
-    Workload("vstack_coo", "vstack C = vstack(T, U) into COO (T, U: COO)",
-             lambda ctx: _vstack_program(ctx, "C"),
-             {"T": lambda ctx: _coo_halves(ctx, 0)[0][1], "U": lambda ctx: _coo_halves(ctx, 0)[1][1]}, {"C": "coo"},
-             {"scipy": scipy_runner(lambda c: sp.vstack([h[0] for h in _coo_halves(c, 0)], format="coo"),
-                                    ops.scipy_entries),
-              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 0)[1], axis=0), ops.pydata_entries)},
-             family="shape", entries=True, output_shapes=_shape_out),
-    Workload("hstack_coo", "hstack C = hstack(L, R) into COO (L, R: COO)",
-             lambda ctx: _hstack_program(ctx, "C"),
-             {"L": lambda ctx: _coo_halves(ctx, 1)[0][1], "R": lambda ctx: _coo_halves(ctx, 1)[1][1]}, {"C": "coo"},
-             {"scipy": scipy_runner(lambda c: sp.hstack([h[0] for h in _coo_halves(c, 1)], format="coo"),
-                                    ops.scipy_entries),
-              "pydata": scipy_runner(lambda c: sparse.concatenate(_halves(c, 1)[1], axis=1), ops.pydata_entries)},
-             family="shape", entries=True, output_shapes=_shape_out),
+    _stack_workload(0, "csr"),
+    _stack_workload(1, "csr"),
+    _stack_workload(0, "coo"),
+    _stack_workload(1, "coo"),
     Workload("vstack_mixed", "vstack C = vstack(T, U) into CSR (T: CSR, U: COO)",
              lambda ctx: _vstack_program(ctx, "C"),
              {"T": lambda ctx: _halves(ctx, 0)[2][0], "U": lambda ctx: _coo_halves(ctx, 0)[1][1]}, {"C": "csr"},
