@@ -99,16 +99,14 @@ bool lower_block_copy(LowerCtx& ctx, const LStmt& s) {
 
     std::vector<cast::Stmt> block = ctx.reserve(c_crd, c_add(count, vn), /*written_first=*/true);
     for (auto& r : ctx.reserve(c_vals, c_add(count, vn), /*written_first=*/true)) block.push_back(std::move(r));
-    block.push_back(counted_loop(k, c_int(0), vn,
-                                 cast::assign(cast::at(c_crd.data_var(), c_add(count, vk)),
-                                              cast::at(t_crd, c_add(vstart, vk)))));
-    // A stored value equal to the fill is dropped by the lowered loops: any such sends the rows
-    // there.
+    // One pass copies coordinates and values and notes a stored value equal to the fill, which
+    // the lowered loops would drop: any such sends the rows there.
     block.push_back(cast::Decl::make(cast::Type::of(ValueType::Bool), has_fill, cast::lit(Scalar::of(false))));
     cast::Expr v = cast::at(t_vals, c_add(vstart, vk));
     block.push_back(counted_loop(
         k, c_int(0), vn,
         cast::Block::make(std::vector<cast::Stmt>{
+            cast::assign(cast::at(c_crd.data_var(), c_add(count, vk)), cast::at(t_crd, c_add(vstart, vk))),
             cast::assign(cast::at(c_vals.data_var(), c_add(count, vk)), v),
             cast::Assign::make(cast::var(has_fill), cast::AssignOp::BitOr,
                                bin(BinaryOp::Eq, v, cast::lit(T.fill.cast(T.type))))})));
