@@ -2,6 +2,8 @@
 // arrays: the conformance cases of the shape-operator notes (../shared/papers/notes/
 // shape-operators.md, section 6) with their exact pos/crd/values, the phases a concatenation
 // compiles to, and the shape errors.
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "array_numpy_model.hpp"
@@ -281,6 +283,38 @@ TEST(ArrayShapes, ShapeErrorsNameOperatorOperandsAndSizes) {
               "pad: 3 pairs of widths for A (shape (2, 3)) with 2 dimensions");
 }
 
+// A collapse at the root is written `out[i0 * n + i1] = A[i0, i1]` in C order: its work follows
+// the stored entries (the read form out[k] = A[k / n, k % n] visits all m * n positions). Across
+// operand formats (a transposed csc and csr too), fills and 3-D operands, against the reference.
+TEST(ArrayShapes, ACollapseAtTheRootWalksTheStoredEntries) {
+    auto value = [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) + 1.0); };
+    for (const std::string format : {"csr", "csc", "coo", "dcsr", "dense"}) {
+        for (double fill : {0.0, 2.0}) {
+            SCOPED_TRACE(format + " fill " + std::to_string(fill));
+            Array A(random_tensor_of({5, 6}, format, 0.3, Scalar::of(fill), 7, value), "A");
+            for (const Array& r : {reshape(A, {-1}), reshape(A.T(), {-1}), reshape(A, {30, 1})}) {
+                EXPECT_EQ(r.program_text().find("floordiv"), std::string::npos) << r.program_text();
+                expect_reference(r, r.compute(as(r.ndim() == 1 ? "sparselist(0)" : "csr", r.ndim())));
+            }
+            expect_reference(reshape(A, {-1}), reshape(A, {-1}).compute(as("dense", 1)));
+        }
+    }
+    Array T(random_tensor_of({2, 3, 5}, "csf", 0.3, Scalar::of(0.0), 8, value), "T");
+    expect_reference(reshape(T, {6, 5}), reshape(T, {6, 5}).compute(as("csr", 2)));
+    expect_reference(reshape(T, {2, 15}), reshape(T, {2, 15}).compute(as("csr", 2)));
+    // 5 entries of a 2000 x 2000 CSR: one step per row and per entry, not 4 million.
+    CoordinateList l = entries(2, {{{3, 4}, 1.0}, {{3, 9}, 2.0}, {{700, 0}, 3.0}, {{1999, 1999}, 4.0}, {{5, 5}, 5.0}});
+    Array big(Tensor::from_coordinates({2000, 2000}, ValueType::Float64, Scalar::of(0.0), Format::csr(), l), "big");
+    ArrayProgram p = reshape(big, {-1}).lower(Format::parse("sparselist(0)", 1));
+    CompileOptions counted = test_options();
+    counted.count_work = true;
+    CompiledProgram k = compile_for(p.program, p.input_pointers(), p.outputs, counted);
+    auto out = k.run(p.input_pointers());
+    EXPECT_LE(k.kernel->last_work(), 2 * 2000 + 2 * 5) << k.kernel->c_source();
+    expect_csr(out.at(p.result), {0, 5}, {3 * 2000 + 4, 3 * 2000 + 9, 5 * 2000 + 5, 700 * 2000, 1999 * 2000 + 1999},
+               {1, 2, 5, 3, 4});
+}
+
 TEST(ArrayShapes, LinearPositionsPast32Bits) {
     // 28. a collapse whose linear coordinate passes 2^31: 70000 x 70000 has 4.9e9 elements.
     CoordinateList l = entries(2, {{{69999, 69998}, 3.0}, {{1, 2}, 1.0}});
@@ -290,6 +324,9 @@ TEST(ArrayShapes, LinearPositionsPast32Bits) {
     Tensor t = reshape(A, {-1})[{IndexItem::slice(-10, std::nullopt)}].compute(as("sparselist(0)", 1));
     EXPECT_EQ(t.shape(), std::vector<int64_t>{10});
     expect_csr(t, {0, 1}, {8}, {3});
+    // The whole collapse, written at linear coordinates past 2^31.
+    expect_csr(reshape(A, {-1}).compute(as("sparselist(0)", 1)), {0, 2}, {70002, int64_t{69999} * 70000 + 69998},
+               {1, 3});
 }
 
 } // namespace

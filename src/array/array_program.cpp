@@ -343,6 +343,72 @@ private:
         return found;
     }
 
+    /// For each dimension of a reshape's result, the dimensions of its operand that merge into
+    /// it (consecutive, in C order; none for a size-1 dimension); none when the reshape is not
+    /// such a collapse (a split, or a mix of both).
+    static std::optional<std::vector<std::vector<size_t>>> collapse_groups(const Array::Node& n) {
+        const auto& in = n.children[0].shape();
+        std::vector<std::vector<size_t>> groups(n.shape.size());
+        size_t d = 0;
+        for (size_t k = 0; k < n.shape.size(); ++k) {
+            if (n.shape[k] <= 0) return std::nullopt;
+            int64_t product = 1;
+            while (product < n.shape[k] && d < in.size()) {
+                product *= in[d];
+                groups[k].push_back(d++);
+            }
+            if (product != n.shape[k]) return std::nullopt;
+        }
+        for (; d < in.size(); ++d) { // trailing size-1 dimensions join the last group
+            if (in[d] != 1 || groups.empty()) return std::nullopt;
+            groups.back().push_back(d);
+        }
+        return groups;
+    }
+
+    /// A collapse of dimensions (`reshape(A, (-1,))`) at the root, written in C order:
+    /// `for i, j { out[i * n + j] = A[i, j] }` visits the operand's coordinates (its stored
+    /// entries, for a sparse operand) and appends to a sparse result in order
+    /// (compiler/ordered_writes.hpp), where the read form `out[k] = A[k / n, k % n]` visits every
+    /// linear position. Only for a result stored in C order and an operand read without
+    /// concatenation phases; false otherwise (the read form then).
+    bool emit_collapse(const Array& a, const std::string& target, const std::vector<int>& order) {
+        const Array::Node& n = a.node();
+        for (size_t d = 0; d < order.size(); ++d)
+            if (order[d] != static_cast<int>(d)) return false;
+        auto groups = collapse_groups(n);
+        if (!groups) return false;
+        const Array& child = n.children[0];
+        std::vector<Loop> loops;
+        std::vector<Sub> subs;
+        for (int64_t extent : child.shape()) {
+            std::string i = fresh_index();
+            loops.push_back({i, extent});
+            subs.push_back({i, 0, 1, extent, nullptr});
+        }
+        std::map<std::string, std::set<int64_t>> cuts;
+        collect_cuts(child, subs, cuts);
+        for (const auto& [index, at] : cuts)
+            if (!at.empty()) return false;
+        std::vector<ir::Expr> lhs;
+        for (const auto& group : *groups) {
+            ir::Expr linear; // Horner's form: ((i0 * n1 + i1) * n2 + i2) ...
+            for (size_t d : group) {
+                ir::Expr i = ir::Index::make(loops[d].index);
+                linear = linear ? ir::Call::make("add", {ir::Call::make("mul", {linear, literal(child.shape()[d])}), i})
+                                : i;
+            }
+            lhs.push_back(linear ? linear : literal(0));
+        }
+        // Literal bounds: the rule that lets a sparse result take the compound subscript
+        // (ordered_writes.hpp) needs the ranges of the loops below its outermost term.
+        ir::Stmt body = ir::Assign::make(ir::Access::make(target, lhs), "", expr(child, subs));
+        for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+            body = ir::For::make(it->index, body, literal(0), literal(it->extent));
+        stmts_.push_back(body);
+        return true;
+    }
+
     /// Statements that write `a` into `target`, looping over its dimensions in `order` (the
     /// storage order of its format, so that every level can be appended to; empty: C order),
     /// reduced indices inside. A loop that reads through concatenations is cut into phases, one
@@ -350,6 +416,7 @@ private:
     /// test of which operand is active).
     void emit(const Array& a, const std::string& target, std::vector<int> order = {}) {
         const Array::Node& n = a.node();
+        if (n.kind == Kind::Reshape && emit_collapse(a, target, order)) return;
         if (order.empty())
             for (int d = 0; d < a.ndim(); ++d) order.push_back(d);
         std::vector<std::string> out_idx;
