@@ -190,4 +190,17 @@ LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr
                                std::vector<Fact>{{c_int(0), w.last}, {w.last, w.dim}});
 }
 
+LoopletPtr pos_bounded_fibre(LowerCtx& ctx, const Fiber& f, std::string_view crd, SortedOrder order,
+                             std::optional<cast::Expr> base, std::optional<cast::Expr> positions) {
+    const TensorBinding& t = *f.tensor;
+    cast::Expr pos = t.buffer(f.level, "pos").data_var();
+    cast::Expr coords = t.buffer(f.level, crd).data_var();
+    const cast::Expr& r = f.pos.front();
+    cast::Expr lo = idx(pos, r), hi = idx(pos, c_add(r, 1));
+    if (order == SortedOrder::Reversed)
+        return sorted_fibre_reversed(ctx, f, coords, lo, hi, std::move(base), std::move(positions));
+    return sorted_fibre(ctx, f, coords, lo, hi, order == SortedOrder::Gallop, std::move(base),
+                        std::move(positions));
+}
+
 } // namespace siskin::levels

@@ -2,11 +2,13 @@
 // The walk and gallop looplets of a sorted coordinate list (crd[p] .. crd[end-1], strictly
 // increasing), shared by the levels that iterate one: sparselist (child position p),
 // sparsebytemap (its sorted list srt, child position base + srt[p]) and sparsehash (its sorted
-// list idx, child position srt[p]); the stepper over entries with increasing exclusive ends
-// (runlist, sparserunlist and sparseblocklist: runs and blocks); and the binary search that
-// locates a coordinate in a fibre of such a list.
+// list idx, child position srt[p]), each over a fibre of its pos array (pos_bounded_fibre); the
+// stepper over entries with increasing exclusive ends (runlist, sparserunlist and
+// sparseblocklist: runs and blocks); and the binary search that locates a coordinate in a fibre
+// of such a list.
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "levels/level_codegen.hpp"
@@ -36,6 +38,17 @@ LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr
                                  const cast::Expr& pos_lo, const cast::Expr& pos_hi,
                                  std::optional<cast::Expr> base,
                                  std::optional<cast::Expr> positions = std::nullopt);
+
+/// sorted_fibre over fibre r = f.pos[0] of a level with a pos array: its entries pos[r] ..
+/// pos[r+1]-1 of the coordinate buffer `crd` (sparselist crd, sparsebytemap srt, sparsehash idx),
+/// walked, galloped or (`reversed`) walked from its end; child positions as sorted_fibre's.
+enum class SortedOrder { Walk, Gallop, Reversed };
+/// The forward order of a read protocol: Gallop for "gallop", else Walk.
+inline SortedOrder sorted_order(std::string_view protocol) {
+    return protocol == "gallop" ? SortedOrder::Gallop : SortedOrder::Walk;
+}
+LoopletPtr pos_bounded_fibre(LowerCtx& ctx, const Fiber& f, std::string_view crd, SortedOrder order,
+                             std::optional<cast::Expr> base, std::optional<cast::Expr> positions = std::nullopt);
 
 /// The chunk of entry q of a fibre of ended entries: what covers the coordinates up to ends[q].
 using EndedChunk = std::function<LoopletPtr(LowerCtx&, const Fiber&, const cast::Expr& q)>;

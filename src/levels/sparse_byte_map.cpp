@@ -54,20 +54,14 @@ public:
         if (protocol == "follow") return lookup_each(f, locate_at);
         const TensorBinding& t = *f.tensor;
         if (t.workspace) return drain(ctx, f, protocol == "gallop");
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre(ctx, f, t.buffer(f.level, "srt").data_var(), cast::at(pos, r),
-                            cast::at(pos, c_add(r, 1)), protocol == "gallop",
-                            c_mul(r, t.level_dim(f.level)));
+        return pos_bounded_fibre(ctx, f, "srt", sorted_order(protocol),
+                                 c_mul(f.pos.front(), t.level_dim(f.level)));
     }
 
     LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
         const TensorBinding& t = *f.tensor;
         if (t.workspace) return nullptr; // its list is sorted only when drained
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "srt").data_var(), cast::at(pos, r),
-                                     cast::at(pos, c_add(r, 1)), c_mul(r, t.level_dim(f.level)));
+        return pos_bounded_fibre(ctx, f, "srt", SortedOrder::Reversed, c_mul(f.pos.front(), t.level_dim(f.level)));
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {

@@ -54,21 +54,14 @@ public:
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
         if (protocol == "follow") return lookup_each(f, locate_at);
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre(ctx, f, t.buffer(f.level, "idx").data_var(), at(pos, r), at(pos, c_add(r, 1)),
-                            protocol == "gallop", std::nullopt, t.buffer(f.level, "srt").data_var());
+        return pos_bounded_fibre(ctx, f, "idx", sorted_order(protocol),
+                                 std::nullopt, f.tensor->buffer(f.level, "srt").data_var());
     }
 
     // flip and negative slice steps: the frozen list idx walked from its end.
     LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "idx").data_var(), at(pos, r),
-                                     at(pos, c_add(r, 1)), std::nullopt,
-                                     t.buffer(f.level, "srt").data_var());
+        return pos_bounded_fibre(ctx, f, "idx", SortedOrder::Reversed, std::nullopt,
+                                 f.tensor->buffer(f.level, "srt").data_var());
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {

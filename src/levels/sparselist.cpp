@@ -31,19 +31,12 @@ public:
 
     LoopletPtr unfurl(LowerCtx& ctx, const Fiber& f, std::string_view protocol) const override {
         if (protocol == "follow") return lookup_each(f, locate_at);
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre(ctx, f, t.buffer(f.level, "crd").data_var(), idx(pos, r),
-                            idx(pos, c_add(r, 1)), protocol == "gallop", std::nullopt);
+        return pos_bounded_fibre(ctx, f, "crd", sorted_order(protocol),
+                                 std::nullopt);
     }
 
     LoopletPtr unfurl_reversed(LowerCtx& ctx, const Fiber& f) const override {
-        const TensorBinding& t = *f.tensor;
-        cast::Expr pos = t.buffer(f.level, "pos").data_var();
-        const cast::Expr& r = f.pos.front();
-        return sorted_fibre_reversed(ctx, f, t.buffer(f.level, "crd").data_var(), idx(pos, r),
-                                     idx(pos, c_add(r, 1)), std::nullopt);
+        return pos_bounded_fibre(ctx, f, "crd", SortedOrder::Reversed, std::nullopt);
     }
 
     LExpr locate(LowerCtx& ctx, const Fiber& f) const override {
