@@ -37,7 +37,8 @@ const std::vector<std::string> kReadFormats = {"dense", "sparselist(0)", "sparse
 TEST(ScatterGatherCompiled, AHistogram) {
     for (const std::string format : {"dense", "sparselist(0)", "coo"}) {
         Tensor idx = ints({3, 1, 3, 15, 0, 7}, format);
-        for (const std::string out : {"dense", "sparsebytemap(0)"}) {
+        // Every format the scatter refusal lists (ErrorsSayWhatAndWhere).
+        for (const std::string out : {"dense", "sparsebytemap(0)", "sparsehash(0)"}) {
             auto got = compiled_matching_reference("bins[I[i]] += 1", {{"I", &idx}}, {{"bins", shaped({16}, out)}});
             std::vector<double> want(16, 0.0);
             // Every i counts, stored or not: I[4] reads 0 in every format.
@@ -78,7 +79,12 @@ TEST(ScatterGatherCompiled, ErrorsSayWhatAndWhere) {
                  "a computed subscript took a coordinate outside its tensor (bins[I[i]])");
     Tensor small = ints({3, 1, 2});
     expect_error([&] { run_compiled("bins[I[i]] += 1", {{"I", &small}}, {{"bins", shaped({16}, "sparselist(0)")}}); },
-                 "give bins a format that takes random-order writes (dense, or sparsebytemap as its last level)");
+                 "give bins a format whose levels all take random-order writes: dense (d), sparsebytemap "
+                 "(bytemap) or sparsehash (hash), such as dense(0), sparsebytemap(0) or sparsehash(0)");
+    Tensor pairs = ints({3, 1, 2});
+    expect_error([&] { run_compiled("M[I[i], J[i]] += 1", {{"I", &pairs}, {"J", &small}}, {{"M", shaped({4, 4}, "csr")}}); },
+                 "such as dense(0)/dense(1), dense(0)/sparsebytemap(1), sparsebytemap(0)/sparsebytemap(1), "
+                 "dense(0)/sparsehash(1) or sparsehash(0)/sparsehash(1)");
     Tensor x = make({4}, "dense", {{{0}, 1}});
     Tensor bad = ints({0, 9, 1, 2});
     expect_error([&] { run_compiled("y[i] = x[P[i]]", {{"x", &x}, {"P", &bad}}); },

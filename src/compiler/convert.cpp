@@ -299,10 +299,10 @@ private:
                 if (t.output && levels::properties_of(level).append_only)
                     throw Error(fmt::format("{}output {} is written through the computed subscript "
                                             "{}, in an order only the data knows; its {} level is "
-                                            "appended in order, so give {} a format that takes "
-                                            "random-order writes (dense, or sparsebytemap as its "
-                                            "last level)",
-                                            where(a.pos), a.tensor, ir::print(s), level.kind, a.tensor),
+                                            "appended in order, so give {} a format whose levels "
+                                            "all take random-order writes: {}",
+                                            where(a.pos), a.tensor, ir::print(s), level.kind, a.tensor,
+                                            levels::random_write_formats(t.format.ndims())),
                                 Error::Kind::Unsupported);
         std::string text = ir::print(ir::Expr(std::make_shared<ir::Access>(a)));
         if (std::find(computed.begin(), computed.end(), text) == computed.end()) computed.push_back(text);

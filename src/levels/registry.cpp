@@ -93,6 +93,32 @@ bool all_levels_take_any_order(const Format& format) {
                         [](const LevelSpec& l) { return properties_of(l).append_only; });
 }
 
+std::string random_write_formats(int ndims) {
+    std::vector<std::string> kinds, examples;
+    auto spelled = [&](std::string_view outer, std::string_view last) {
+        std::string out;
+        for (int k = 0; k < ndims; ++k)
+            out += fmt::format("{}{}({})", k ? "/" : "", k + 1 < ndims ? outer : last, k);
+        return out;
+    };
+    for (const LevelFormat* f : level_formats()) {
+        if (f->properties().append_only) continue;
+        auto aliases = f->aliases();
+        kinds.push_back(aliases.empty() ? std::string(f->name()) : fmt::format("{} ({})", f->name(), aliases[0]));
+        // The level last under dense ones (the usual output), and every level of its kind.
+        std::string under_dense = spelled("dense", f->name());
+        examples.push_back(under_dense);
+        if (std::string all = spelled(f->name(), f->name()); all != under_dense) examples.push_back(all);
+    }
+    auto listed = [](const std::vector<std::string>& v, std::string_view last_joint) {
+        std::string out;
+        for (size_t k = 0; k < v.size(); ++k)
+            out += fmt::format("{}{}", k == 0 ? "" : k + 1 == v.size() ? last_joint : ", ", v[k]);
+        return out;
+    };
+    return fmt::format("{}, such as {}", listed(kinds, " or "), listed(examples, " or "));
+}
+
 const LeafFormat& leaf_format(Leaf leaf) {
     for (const LeafFormat* f : leaf_formats())
         if (f->leaf() == leaf) return *f;

@@ -30,8 +30,8 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
             cast::If::make(outside, cast::Return::make(cast::var("SISKIN_ERR_COORDINATE")))};
         if (f.write && f.tensor->properties(f.level).append_only)
             throw Error(fmt::format("output {} is written through a computed subscript at its {} "
-                                    "level, which is appended in order; give it a format that "
-                                    "takes random-order writes (dense, or sparsebytemap last)",
+                                    "level, which is appended in order; give it a format whose "
+                                    "levels all take random-order writes (none appended in order)",
                                     f.tensor->name, spec.kind),
                         Error::Kind::Unsupported);
         return Hoist::make(std::move(check), f.write ? level.locate_write(ctx, f) : level.locate(ctx, f), {});
