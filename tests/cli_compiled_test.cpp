@@ -295,6 +295,18 @@ TEST_F(CliCompiled, ConvertWritesTheSameMatrixInAnotherFormat) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
     EXPECT_TRUE(read_matrix_market(path("c.mtx")).equals(a));
+
+    // Runs of sub-fibres (rows merged when equal): compiled above a sparselist, the runtime's
+    // copy above a sparseband (the message says why).
+    r = siskin_cli("convert " + data("olm1000.mtx") + " '" + path("r.tns") + ":runlist(0)/sparselist(1)' -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("compiled copy"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_tensor(path("r.tns")).equals(a));
+    r = siskin_cli("convert " + data("olm1000.mtx") + " '" + path("r.tns") + ":runlist(0)/sparseband(1)' -v");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("runtime copy"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cannot write a runlist level above a sparseband level"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_tensor(path("r.tns")).equals(a));
 }
 
 // Finch case 26 from the command line: the outer product through a workspace whose format the

@@ -4,7 +4,9 @@
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
 // sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, sparsehash, pattern leaves;
-// bytemap above another level too), with chosen or given index widths. Each case runs on 1, 2, 3
+// bytemap above another level too, and runlist above dense, sparselist, runlist and bytemap,
+// read above sparseband and hash too, on matrices whose rows or columns often repeat), with
+// chosen or given index widths. Each case runs on 1, 2, 3
 // or 7 threads (CompileOptions::threads, every loop in parallel however small), and a matrix may
 // have an empty row and a full one (chunks balanced by entries meet both).
 #include <cmath>
@@ -34,6 +36,8 @@ struct InputDesc {
     double density = 0.3;
     bool specials = false; // may hold inf and NaN
     bool skewed = false;   // a matrix whose row 1 is empty and row 2 full
+    int repeat_mode = -1;  // when set, slices along this mode often repeat the one before
+                           // (runs of sub-fibres merge them)
 };
 
 struct Case {
@@ -42,6 +46,30 @@ struct Case {
     std::map<std::string, InputDesc> inputs;
     std::map<std::string, OutputSpec> outputs;
 };
+
+// `entries` with each slice along d.repeat_mode replaced, half of the time, by the one before it.
+CoordinateList with_repeated_slices(Rng& rng, const InputDesc& d, const CoordinateList& entries) {
+    const size_t mode = static_cast<size_t>(d.repeat_mode);
+    std::vector<bool> repeats(static_cast<size_t>(d.shape[mode]), false);
+    for (size_t k = 1; k < repeats.size(); ++k) repeats[k] = chance(rng, 0.5);
+    // A repeated slice takes the entries of the last slice before it that is not repeated.
+    std::vector<int64_t> source(repeats.size());
+    for (size_t k = 0; k < repeats.size(); ++k) source[k] = repeats[k] ? source[k - 1] : static_cast<int64_t>(k);
+    CoordinateList out;
+    out.ndims = entries.ndims;
+    const size_t nd = static_cast<size_t>(entries.ndims);
+    for (size_t e = 0; e < entries.values.size(); ++e) {
+        std::vector<int64_t> c(entries.coords.begin() + static_cast<std::ptrdiff_t>(e * nd),
+                               entries.coords.begin() + static_cast<std::ptrdiff_t>((e + 1) * nd));
+        for (size_t k = 0; k < repeats.size(); ++k)
+            if (source[k] == c[mode]) {
+                std::vector<int64_t> copy = c;
+                copy[mode] = static_cast<int64_t>(k);
+                out.add(copy, entries.values[e]);
+            }
+    }
+    return out;
+}
 
 Tensor random_tensor(Rng& rng, const InputDesc& d) {
     CoordinateList entries;
@@ -68,6 +96,7 @@ Tensor random_tensor(Rng& rng, const InputDesc& d) {
         }
         entries.add(c, value);
     }
+    if (d.repeat_mode >= 0) entries = with_repeated_slices(rng, d, entries);
     return Tensor::from_coordinates(d.shape, d.type, d.fill,
                                     Format::parse(d.format, static_cast<int>(d.shape.size())), entries);
 }
@@ -86,11 +115,13 @@ struct Gen {
                                                    "dense(0)/rle(1)", "dense(0)/bytemap(1)",
                                                    "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)",
                                                    "dense(0)/packbits(1)", "dense(0)/hash(1)", "hash(0)/hash(1)",
-                                                   "bytemap(0)/sparselist(1)"};
+                                                   "bytemap(0)/sparselist(1)", "rle(0)/dense(1)", "rle(0)/sparselist(1)",
+                                                   "rle(0)/rle(1)", "rle(0)/bytemap(1)", "rle(0)/band(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
                                                    "dense(1)/rle(0)", "dense(1)/bytemap(0)",
                                                    "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)",
-                                                   "dense(1)/packbits(0)", "hash(1)/hash(0)", "bytemap(1)/bytemap(0)"};
+                                                   "dense(1)/packbits(0)", "hash(1)/hash(0)", "bytemap(1)/bytemap(0)",
+                                                   "rle(1)/dense(0)", "rle(1)/sparselist(0)", "rle(1)/hash(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
@@ -130,7 +161,10 @@ struct Gen {
             {"bytemap(0)/sparselist(1)", "bytemap(1)/dense(0)"},
             {"coo(0,1)", "coo(1,0)"},
             {"hash(0)/hash(1)", "hash(1)/hash(0)"},
-            {"dense(0)/hash(1)", "sparselist(1)/hash(0)"}};
+            {"dense(0)/hash(1)", "sparselist(1)/hash(0)"},
+            {"rle(0)/dense(1)", "rle(1)/dense(0)"},
+            {"rle(0)/sparselist(1)", "rle(1)/rle(0)"},
+            {"rle(0)/bytemap(1)", "rle(1)/sparselist(0)"}};
         int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense
         const auto& [rows, cols] = formats[static_cast<size_t>(k - 1)];
@@ -144,15 +178,20 @@ struct Gen {
                                                    "sparselist(0)/sparselist(1)/pattern",
                                                    "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern",
                                                    "dense(0)/sparserunlist(1)/pattern",
-                                                   "hash(0)/hash(1)/pattern", "bytemap(0)/sparselist(1)/pattern"};
+                                                   "hash(0)/hash(1)/pattern", "bytemap(0)/sparselist(1)/pattern",
+                                                   "rle(0)/sparselist(1)/pattern"};
         static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
-                                                   "dense(1)/bytemap(0)/pattern", "hash(1)/hash(0)/pattern"};
+                                                   "dense(1)/bytemap(0)/pattern", "hash(1)/hash(0)/pattern",
+                                                   "rle(1)/sparselist(0)/pattern"};
         return Format::parse(pick(rng, row_major ? rows : cols), 2);
     }
     double density() { return pick(rng, std::vector<double>{0.0, 0.15, 0.4, 0.8, 1.0}); }
     InputDesc matrix(ValueType t, Scalar fill, bool specials = false) {
         std::string format = matrix_format();
-        return {{m, n}, format, t, fill, density(), specials, chance(rng, 0.3)};
+        InputDesc d{{m, n}, format, t, fill, density(), specials, chance(rng, 0.3)};
+        // Repeated rows (columns) along the loops, so that runs of sub-fibres form.
+        if (chance(rng, 0.4)) d.repeat_mode = row_major ? 0 : 1;
+        return d;
     }
     InputDesc vector(int64_t len, ValueType t, Scalar fill, bool specials = false) {
         return {{len}, vector_format(), t, fill, density(), specials};

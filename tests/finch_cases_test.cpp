@@ -3,8 +3,9 @@
 // erosion, the masked histogram) live in compiler_affine_test.cpp as AffineCompiled.FinchCase*;
 // the exact storage of each level on the §2.4 examples is in the levels_*_test.cpp files.
 //
-// The cases of this file: 19 and 20 on run-length images (sparserunlist), 22 (sparseinterval),
-// 23 (sparsepoint), 25 (sparseblocklist), 32 (a scalar at its fill skips the loop at run time).
+// The cases of this file: 18 (runs of sub-fibres), 19 and 20 on run-length images
+// (sparserunlist), 22 (sparseinterval), 23 (sparsepoint), 25 (sparseblocklist), 32 (a scalar at
+// its fill skips the loop at run time).
 #include <limits>
 
 #include "compiler_test_util.hpp"
@@ -30,6 +31,43 @@ std::string c_of(const std::string& program, const std::map<std::string, const T
     o.ndims = ndims;
     sigs.emplace(out, o);
     return generate_c(ir::parse_program(program), sigs);
+}
+
+// Case 18: a kernel writing [1,1,2,2,2,1] into a runlist stores right = [2,5,6] (exclusive ends)
+// and values [1,2,1]; one writing the rows [1,2],[1,2],[3,4],[3,4] into runlist(0)/dense(1)
+// stores 2 runs, right = [2,4], and 4 leaves: equal neighbouring sub-fibres are merged, however
+// many rows a run covers.
+TEST(FinchCases, Case18RunsOfSubFibres) {
+    auto numbers = [](const Buffer& b) {
+        std::vector<double> out;
+        for (int64_t i = 0; i < b.size(); ++i) out.push_back(b.get(i).as_double());
+        return out;
+    };
+    Tensor v = make({6}, "dense", {{{0}, 1}, {{1}, 1}, {{2}, 2}, {{3}, 2}, {{4}, 2}, {{5}, 1}});
+    OutputSpec rle;
+    rle.format = Format::parse("runlist(0)", 1);
+    Tensor w = compiled_matching_reference("for i { w[i] = v[i] }", {{"v", &v}}, {{"w", rle}}).at("w");
+    EXPECT_EQ(numbers(w.level(0).buffer("right")), (std::vector<double>{2, 5, 6}));
+    EXPECT_EQ(numbers(w.values()), (std::vector<double>{1, 2, 1}));
+
+    auto rows_of = [](int64_t repeat) {
+        std::vector<Scalar> values;
+        for (double row : {0.0, 1.0})
+            for (int64_t r = 0; r < 2 * repeat; ++r)
+                for (double col : {1.0, 2.0}) values.push_back(Scalar::of(2 * row + col));
+        return Tensor::from_dense({4 * repeat, 2}, ValueType::Float64, Scalar::of(0.0), Format::dense(2), values);
+    };
+    Tensor a = rows_of(1);
+    OutputSpec runs;
+    runs.format = Format::parse("runlist(0)/dense(1)", 2);
+    Tensor c = compiled_matching_reference("for i { for j { C[i, j] = A[i, j] } }", {{"A", &a}}, {{"C", runs}}).at("C");
+    EXPECT_EQ(numbers(c.level(0).buffer("pos")), (std::vector<double>{0, 2}));
+    EXPECT_EQ(numbers(c.level(0).buffer("right")), (std::vector<double>{2, 4}));
+    EXPECT_EQ(numbers(c.values()), (std::vector<double>{1, 2, 3, 4}));
+    auto s = compiled_matching_reference("for i { for j { s[] += C[i, j] } }", {{"C", &c}}).at("s");
+    EXPECT_EQ(s.at({}).as_double(), 20.0);
+    Tensor tall = rows_of(1000).convert(Format::parse("runlist(0)/dense(1)", 2));
+    EXPECT_EQ(tall.stored(), 4);
 }
 
 // Case 22: one run [3:6] (1-based) of n = 10 in a SparseInterval: the sum is 4, as one

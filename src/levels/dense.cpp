@@ -45,6 +45,20 @@ public:
         return c_mul(parents, t.level_dim(level));
     }
 
+    bool compares_fibres() const override { return true; }
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr n = t.level_dim(level);
+        return all_below(ctx, n, [&](const cast::Expr& i) {
+            return same_child_fibres(ctx, t, level, c_add(c_mul(p, n), i), c_add(c_mul(q, n), i));
+        });
+    }
+
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        discard_child_fibres(ctx, t, level, c_mul(r, t.level_dim(level)));
+    }
+
     std::optional<std::pair<cast::Expr, cast::Expr>> stored_range(
         const TensorBinding& t, int level, const cast::Expr& lo, const cast::Expr& hi) const override {
         cast::Expr n = t.level_dim(level);

@@ -63,6 +63,62 @@ void freeze_output(LowerCtx& ctx, const TensorBinding& t) {
     t.leaf().freeze(ctx, t, count);
 }
 
+cast::Expr same_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                             const cast::Expr& q) {
+    int next = level + 1;
+    if (next == t.num_levels()) return t.leaf().same_values(ctx, t, p, q);
+    return t.level(next).same_fibres(ctx, t, next, p, q);
+}
+
+void discard_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) {
+    int next = level + 1;
+    if (next < t.num_levels()) t.level(next).discard_fibres(ctx, t, next, r);
+}
+
+std::optional<int> first_level_not_comparing(const TensorBinding& t, int level) {
+    for (int k = level + 1; k < t.num_levels(); ++k)
+        if (!t.level(k).compares_fibres()) return k;
+    return std::nullopt;
+}
+
+cast::Expr all_below(LowerCtx& ctx, const cast::Expr& count,
+                     const std::function<cast::Expr(const cast::Expr& k)>& test) {
+    cast::Expr same = ctx.local("same", cast::lit(Scalar::of(true)), ValueType::Bool);
+    std::string k = ctx.fresh("k");
+    cast::Expr kv = cast::var(k);
+    std::vector<cast::Stmt> body;
+    body = ctx.capture([&] {
+        cast::Expr holds = test(kv);
+        ctx.emit(cast::assign(same, holds));
+    });
+    ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), k, c_int(0)),
+                             cast::bin(cast::BinaryOp::LogAnd, same, cast::bin(cast::BinaryOp::Lt, kv, count)),
+                             cast::Increment::make(kv), cast::Block::make(body)));
+    return same;
+}
+
+cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view crd,
+                              const cast::Expr& p, const cast::Expr& q) {
+    cast::Expr pos = t.buffer(level, "pos").data_var();
+    cast::Expr c = t.buffer(level, crd).data_var();
+    cast::Expr p0 = ctx.local("p_first", cast::at(pos, p)), q0 = ctx.local("q_first", cast::at(pos, q));
+    cast::Expr length = ctx.local("length", c_sub(cast::at(pos, c_add(p, 1)), p0));
+    cast::Expr equal_lengths = cast::bin(cast::BinaryOp::Eq, length, c_sub(cast::at(pos, c_add(q, 1)), q0));
+    cast::Expr entries = cast::Ternary::make(equal_lengths, length, c_int(0));
+    cast::Expr same = all_below(ctx, entries, [&](const cast::Expr& k) {
+        cast::Expr a = c_add(p0, k), b = c_add(q0, k);
+        cast::Expr below = same_child_fibres(ctx, t, level, a, b);
+        return cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(c, a), cast::at(c, b)), below);
+    });
+    return cast::bin(cast::BinaryOp::LogAnd, equal_lengths, same);
+}
+
+void discard_appended_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) {
+    cast::Expr count = ctx.level_var(t, level, "count");
+    ctx.emit(cast::assign(count, cast::at(t.buffer(level, "pos").data_var(), r)));
+    discard_child_fibres(ctx, t, level, count);
+}
+
 void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
                      const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body) {
     if (ctx.prover().difference(lo, hi) == 1) {

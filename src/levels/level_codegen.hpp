@@ -82,6 +82,30 @@ LExpr at_subscript(LowerCtx& ctx, const Fiber& f, AtCoordinate at);
 /// Sets the final size of an output buffer at freeze.
 void set_buffer_size(LowerCtx& ctx, const BufferBinding& b, const cast::Expr& size);
 
+// Runs of sub-fibres (a runlist above other levels; lowering/level_face.hpp, same_fibres).
+
+/// Whether positions p and q of `level` hold the same below: the next level's fibres p and q,
+/// or the leaf's values. Emits the comparison's code into ctx.
+cast::Expr same_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                             const cast::Expr& q);
+/// Forgets what was written below positions r, r+1, ... of `level` (the leaf needs nothing: its
+/// slots are filled again when reopened).
+void discard_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r);
+/// The first level below `level` that cannot compare its fibres, or nullopt when all can.
+std::optional<int> first_level_not_comparing(const TensorBinding& t, int level);
+/// Whether test(k) holds for every k < count: `same = 1; for (k = 0; same && k < count; k++)
+/// { code of test(k); same = test(k); }`, stopping at the first k that fails.
+cast::Expr all_below(LowerCtx& ctx, const cast::Expr& count,
+                     const std::function<cast::Expr(const cast::Expr& k)>& test);
+/// same_fibres of a level whose fibre r lists entries pos[r] .. pos[r+1]-1 with coordinates (or
+/// exclusive ends) `crd` (sparselist, runlist): as many entries, the same numbers in `crd`, and
+/// the same below each.
+cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view crd,
+                              const cast::Expr& p, const cast::Expr& q);
+/// discard_fibres of a level appended fibre by fibre at its `count` (sparselist, runlist): the
+/// level goes back to pos[r], and the level below forgets what was below from there on.
+void discard_appended_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r);
+
 /// A loop `for (k = lo; k < hi; k++) body(k)`, or body(lo) alone when hi - lo is 1.
 void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
                      const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body);

@@ -20,8 +20,8 @@ void LevelFormat::check_place(const Format&, size_t) const {}
 
 void require_last_level(const Format& format, size_t k, std::string_view level, std::string_view why) {
     if (k + 1 != format.levels().size())
-        throw Error(fmt::format("a {} level must be the last level: {}, and runs of sub-fibres are "
-                                "not supported (in '{}')",
+        throw Error(fmt::format("a {} level must be the last level: {}; runs of sub-fibres are "
+                                "a runlist's (in '{}')",
                                 level, why, format.to_string()));
 }
 

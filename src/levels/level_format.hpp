@@ -66,10 +66,12 @@ struct LevelInput {
     std::span<const int64_t> parents;
     std::span<const int64_t> coords;
     int ndims = 0;
-    // For the last level only (fill == nullptr otherwise): the entries' values, already of the
-    // tensor's type, and the fill. A level that merges equal values (runlist) needs them.
+    // The entries' values, already of the tensor's type, and the fill (nullptr for storage
+    // built without entries' values). A level that merges equal values or equal sub-fibres
+    // (runlist) needs them; `last` says whether the leaf comes right below.
     std::span<const Scalar> values;
     const Scalar* fill = nullptr;
+    bool last = false;
     int64_t size() const { return static_cast<int64_t>(parents.size()); }
     int64_t coord(int64_t entry, int mode) const { return coords[entry * ndims + mode]; }
     /// The coordinates of an entry as "(1, 4)", for error messages.
@@ -77,7 +79,10 @@ struct LevelInput {
 };
 
 /// What building one level yields: its storage (with the index width it chose) and, per input
-/// entry, the position the entry's prefix has in this level.
+/// entry, the position the entry's prefix has in this level, or kDropped for an entry the level
+/// leaves out (a runlist merging a sub-fibre into an equal one before it): the levels below and
+/// the leaf never see it.
+inline constexpr int64_t kDropped = -1;
 struct LevelBuild {
     LevelStorage storage;
     std::vector<int64_t> positions;
@@ -199,8 +204,9 @@ FibreRange pos_fibre(const LevelStorage& s, int64_t parent);
 /// The first k in [lo, hi) with sorted[k] >= value, hi when none: a fibre's binary search.
 int64_t first_at_least(const IndexReader& sorted, int64_t lo, int64_t hi, int64_t value);
 
-/// check_place of the levels whose runs hold leaf values (runs of sub-fibres are not supported):
-/// throws Error unless level k is the last of `format`; `why` says what the level holds.
+/// check_place of the levels whose runs hold leaf values (sparserunlist, sparseinterval,
+/// packbits: only runlist holds runs of sub-fibres): throws Error unless level k is the last of
+/// `format`; `why` says what the level holds.
 void require_last_level(const Format& format, size_t k, std::string_view level, std::string_view why);
 
 /// The extent of a level's k-th mode.

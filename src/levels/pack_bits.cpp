@@ -313,7 +313,7 @@ public:
     // Each fibre's values, the fill between entries included, go through the encoder; an entry's
     // position is the one its coordinate has once the fibre is encoded.
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape, const LevelInput& in) const override {
-        SISKIN_ASSERT(in.fill != nullptr, "a packbits level is built as the last level");
+        SISKIN_ASSERT(in.last && in.fill != nullptr, "a packbits level is built as the last level");
         const int mode = spec.modes[0];
         const int64_t n = mode_extent(spec, shape, 0);
         std::vector<int64_t> pos{0}, right, ofs{0};

@@ -2,15 +2,17 @@
 // positions pos[p] .. pos[p+1]-1; run q covers the coordinates [start, right[q]), where start is
 // 0 for the first run of a fibre and right[q-1] otherwise (right holds exclusive ends, which are
 // Finch's 1-based inclusive ends). The runs of a fibre cover all of [0, n), so a fibre with no
-// entries is one run of the fill, and each run stores one value in the leaf.
+// entries is one run of the fill. Each run holds one leaf value (the last level) or one
+// sub-fibre of the levels below (runs of sub-fibres, `runlist(0)/dense(1)`: a matrix whose equal
+// neighbouring rows are stored once).
 //
-// Building merges adjacent equal values (Scalar::same: NaN equals NaN, and +0.0 equals -0.0)
-// into one run, the fill between entries included; an explicit entry equal to the fill joins
-// the fill run around it. Tensor::stored() counts runs; for_each_stored visits every coordinate
-// of every run, fill runs included, as it visits every position of a dense level.
-//
-// A runlist must be the last level: its runs hold leaf values. Runs of equal sub-fibres (a
-// runlist over another level) are not supported, and such formats are refused when spelled.
+// Building merges neighbouring coordinates that hold the same into one run: equal values
+// (Scalar::same: NaN equals NaN, and +0.0 equals -0.0), or sub-fibres with the same entries and
+// values, the empty ones between entries included; an explicit fill is the same as no entry.
+// Below the level, a merged sub-fibre's entries are dropped (kDropped). Tensor::stored() counts
+// runs; for_each_stored visits every coordinate of every run, fill runs included, as it visits
+// every position of a dense level. Above the leaf, a pattern leaf is refused (every coordinate
+// would read as true).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -35,14 +37,18 @@ namespace {
 //
 // Writing: in coordinate order, each fibre once (fibres in position order). A written fibre r
 // starts at run f_start = count and tracks `covered`, how far its runs reach. Writing the
-// coordinates [lo, hi) with one value (one index from a Lookup, or a whole run at once when the
-// body is constant over the extent: Lookup::run) first covers a gap [covered, lo) with the fill,
-// then opens a leaf slot at position count; after the write, the slot joins the previous run
-// when the values are the same (Scalar::same), else becomes run count (right = hi). Closing the
-// fibre covers [covered, n) with the fill and sets pos[r+1]. Fibres no loop reaches (a sparse
-// loop outside skipped them) get one fill run when a later fibre opens, or at freeze; `next` is
-// the first fibre without runs. A sparse parent learns through its dirty flag whether the fibre
-// holds anything but the fill.
+// coordinates [lo, hi) with one value or sub-fibre (one index from a Lookup, or a whole run at
+// once when the body is constant over the extent: Lookup::run) first covers a gap [covered, lo)
+// with the fill, then opens position count (a leaf slot holding the fill, or an empty fibre
+// below); after the write, it joins the previous run when they hold the same, else becomes run
+// count (right = hi). Values are compared with Scalar::same's rule; sub-fibres by the levels
+// below (same_fibres: dense, sparselist, sparsebytemap, runlist), and a joining sub-fibre is
+// discarded below (discard_fibres), so its position is written again by the next run. Closing
+// the fibre covers [covered, n) with the fill and sets pos[r+1]. Fibres no loop reaches (a
+// sparse loop outside skipped them) get one fill run when a later fibre opens, when they are
+// compared, or at freeze; `next` is the first fibre without runs. A sparse parent learns
+// through its dirty flag whether the fibre holds anything but the fill (above another level:
+// whether anything but the fill was written below it).
 class RunListCodegen final : public LevelCodegen {
 public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
@@ -61,6 +67,14 @@ public:
 
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
+        if (auto k = first_level_not_comparing(t, level))
+            throw Error(fmt::format("output {} ({}): compiled code cannot write a runlist level above "
+                                    "a {} level yet (a run's sub-fibre joins the run before it when "
+                                    "they are equal, and {} levels cannot be compared in generated "
+                                    "code); runlist can be written above {}",
+                                    t.name, t.format.to_string(), t.format.levels()[static_cast<size_t>(*k)].kind,
+                                    t.format.levels()[static_cast<size_t>(*k)].kind, comparing_levels()),
+                        Error::Kind::Unsupported);
         std::string runs = ctx.fresh(t.name + "_runs" + std::to_string(level));
         std::string next = ctx.fresh(t.name + "_next" + std::to_string(level));
         auto i64 = cast::Type::of(ValueType::Int64);
@@ -80,6 +94,7 @@ public:
     LoopletPtr unfurl_write(LowerCtx& ctx, const Fiber& f) const override {
         const TensorBinding& t = *f.tensor;
         const int level = f.level;
+        const bool leaf_below = level + 1 == t.num_levels();
         const cast::Expr& r = f.pos.front();
         cast::Expr count = ctx.level_var(t, level, "count"), next = ctx.level_var(t, level, "next");
         cast::Expr pos = t.buffer(level, "pos").data_var();
@@ -87,19 +102,24 @@ public:
         std::vector<cast::Stmt> pre = ctx.reserve(t.buffer(level, "pos"), c_add(r, 2));
         // A fibre before `next` is written again only when its parent dropped the slot it was
         // written under (a sparse parent keeps a slot only if something non-fill was stored
-        // below): what was written from it on is discarded.
+        // below): what was written from it on is discarded, below this level too.
         // (The root fibre, 0, is the first and is written once.)
         if (c_constant(r) != 0) {
-            pre.push_back(cast::If::make(cast::bin(cast::BinaryOp::Lt, r, next),
-                                         cast::Block::make({cast::assign(count, cast::at(pos, r)),
-                                                            cast::assign(next, r)})));
+            std::vector<cast::Stmt> rewind = ctx.capture([&] { discard_fibres(ctx, t, level, r); });
+            pre.insert(pre.end(), rewind.begin(), rewind.end());
             pre.push_back(skip_fibres(ctx, t, level, r));
         }
         auto fiber = std::make_shared<const Fiber>(f);
         auto w = std::make_shared<Writer>(Writer{fiber, cast::var(ctx.fresh("f_start")),
-                                                 cast::var(ctx.fresh("covered"))});
+                                                 cast::var(ctx.fresh("covered")), std::nullopt});
         pre.push_back(cast::Decl::make(i64, w->start.as<cast::Var>().name, count));
         pre.push_back(cast::Decl::make(i64, w->covered.as<cast::Var>().name, c_int(0)));
+        if (!leaf_below) {
+            // Set when something other than the fill is written below a run of this fibre.
+            std::string written = ctx.fresh("written");
+            pre.push_back(cast::Decl::make(cast::Type::of(ValueType::Bool), written, cast::lit(Scalar::of(false))));
+            w->written = cast::var(written);
+        }
 
         cast::Expr n = t.level_dim(level);
         std::vector<cast::Stmt> post{cast::If::make(cast::bin(cast::BinaryOp::Lt, w->covered, n),
@@ -110,10 +130,10 @@ public:
             // The fibre holds something other than the fill: more than one run (adjacent runs
             // differ), or one run that is not the fill.
             cast::Expr runs = c_sub(count, w->start);
+            cast::Expr one_not_fill = w->written ? *w->written : t.leaf().holds_value(ctx, t, w->start);
             cast::Expr non_fill = cast::bin(
                 cast::BinaryOp::LogOr, cast::bin(cast::BinaryOp::Gt, runs, c_int(1)),
-                cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, runs, c_int(1)),
-                          t.leaf().holds_value(ctx, t, w->start)));
+                cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, runs, c_int(1)), one_not_fill));
             post.push_back(cast::If::make(non_fill, cast::assign(*f.dirty, cast::lit(Scalar::of(true)))));
         }
         LoopletPtr slots = make_looplet<Lookup>(
@@ -124,6 +144,28 @@ public:
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override {
         refuse_random_write(f, "runlist");
+    }
+
+    bool compares_fibres() const override { return true; }
+
+    // A fibre no loop wrote has no runs yet: it gets its fill run first.
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        for (const cast::Expr& r : {p, q}) {
+            ctx.emit(ctx.reserve(t.buffer(level, "pos"), c_add(r, 2)));
+            ctx.emit(skip_fibres(ctx, t, level, c_add(r, 1)));
+        }
+        return same_listed_fibres(ctx, t, level, "right", p, q);
+    }
+
+    // Only fibres before `next` hold runs.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        cast::Expr next = ctx.level_var(t, level, "next");
+        std::vector<cast::Stmt> rewind = ctx.capture([&] {
+            ctx.emit(cast::assign(next, r));
+            discard_appended_fibres(ctx, t, level, r);
+        });
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, r, next), cast::Block::make(rewind)));
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -141,43 +183,87 @@ public:
     }
 
 private:
-    // The fibre being written and its state: its first run, and how far its runs reach.
+    // The fibre being written and its state: its first run, how far its runs reach, and (above
+    // another level) whether anything but the fill was written below it.
     struct Writer {
         std::shared_ptr<const Fiber> fiber;
         cast::Expr start, covered;
+        std::optional<cast::Expr> written;
     };
 
-    // Statements appending a run that ends at `end` and holds the fill (the leaf slot at the
-    // new position is initialised to it).
+    // The levels a runlist can be written above, for the refusal.
+    static std::string comparing_levels() {
+        std::string out;
+        for (const LevelFormat* f : level_formats())
+            if (f->codegen() && f->codegen()->compares_fibres())
+                out += fmt::format("{}{}", out.empty() ? "" : ", ", f->name());
+        return out;
+    }
+
+    // Statements opening position `count` for a run: room in right, and the slots below it
+    // (the leaf's set to the fill, an empty fibre of the next level).
+    static std::vector<cast::Stmt> open_run(LowerCtx& ctx, const TensorBinding& t, int level) {
+        cast::Expr count = ctx.level_var(t, level, "count");
+        return ctx.capture([&] {
+            ctx.emit(ctx.reserve(t.buffer(level, "right"), c_add(count, 1)));
+            init_child_slots(ctx, t, level, count, c_add(count, 1));
+        });
+    }
+
+    // Statements appending a run that ends at `end` and holds the fill (below it: an empty fibre).
     static std::vector<cast::Stmt> new_run(LowerCtx& ctx, const TensorBinding& t, int level,
                                            const cast::Expr& end) {
         cast::Expr count = ctx.level_var(t, level, "count");
-        const BufferBinding& right = t.buffer(level, "right");
-        std::vector<cast::Stmt> out = ctx.capture([&] {
-            ctx.emit(ctx.reserve(right, c_add(count, 1)));
-            init_child_slots(ctx, t, level, count, c_add(count, 1));
-        });
-        out.push_back(cast::assign(cast::at(right.data_var(), count),
+        std::vector<cast::Stmt> out = open_run(ctx, t, level);
+        out.push_back(cast::assign(cast::at(t.buffer(level, "right").data_var(), count),
                                    cast::Cast::make(cast::Type::of(t.index_type(level)), end)));
         out.push_back(cast::Increment::make(count));
         return out;
     }
 
-    // Covers the fibre up to `end` with the fill: the last run grows when it holds the fill.
-    static std::vector<cast::Stmt> fill_to(LowerCtx& ctx, const Writer& w, const cast::Expr& end) {
+    // Statements ending the run just written at position count at `end`: it joins the fibre's
+    // run before it when that holds the same (the value, or the sub-fibre below, which is then
+    // discarded), else it becomes run count.
+    static std::vector<cast::Stmt> close_run(LowerCtx& ctx, const Writer& w, const cast::Expr& end) {
         const TensorBinding& t = *w.fiber->tensor;
         int level = w.fiber->level;
         cast::Expr count = ctx.level_var(t, level, "count");
         cast::Expr last = c_add(count, -1);
         cast::Expr right = t.buffer(level, "right").data_var();
-        cast::Expr extend = cast::bin(
-            cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
-            cast::un(cast::UnaryOp::Not, t.leaf().holds_value(ctx, t, last)));
-        return {cast::If::make(extend,
-                               cast::assign(cast::at(right, last),
-                                            cast::Cast::make(cast::Type::of(t.index_type(level)), end)),
-                               cast::Block::make(new_run(ctx, t, level, end))),
-                cast::assign(w.covered, end)};
+        cast::Expr end_idx = cast::Cast::make(cast::Type::of(t.index_type(level)), end);
+        cast::Expr after_first = cast::bin(cast::BinaryOp::Gt, count, w.start);
+        std::vector<cast::Stmt> out;
+        std::optional<cast::Expr> joins;
+        std::vector<cast::Stmt> discard;
+        if (level + 1 == t.num_levels()) {
+            joins = cast::bin(cast::BinaryOp::LogAnd, after_first, t.leaf().same_values(ctx, t, count, last));
+        } else {
+            // The sub-fibres are compared only when there is a run before this one.
+            std::string same = ctx.fresh("joins");
+            out.push_back(cast::Decl::make(cast::Type::of(ValueType::Bool), same, cast::lit(Scalar::of(false))));
+            std::vector<cast::Stmt> compare = ctx.capture([&] {
+                cast::Expr equal = same_child_fibres(ctx, t, level, count, last);
+                ctx.emit(cast::assign(cast::var(same), equal));
+            });
+            out.push_back(cast::If::make(after_first, cast::Block::make(compare)));
+            joins = cast::var(same);
+            discard = ctx.capture([&] { discard_child_fibres(ctx, t, level, count); });
+        }
+        discard.insert(discard.begin(), cast::assign(cast::at(right, last), end_idx));
+        out.push_back(cast::If::make(*joins, cast::Block::make(discard),
+                                     cast::Block::make({cast::assign(cast::at(right, count), end_idx),
+                                                        cast::Increment::make(count)})));
+        out.push_back(cast::assign(w.covered, end));
+        return out;
+    }
+
+    // Covers the fibre up to `end` with the fill: a run of the fill (an empty sub-fibre), joining
+    // the run before it when that holds the fill too.
+    static std::vector<cast::Stmt> fill_to(LowerCtx& ctx, const Writer& w, const cast::Expr& end) {
+        std::vector<cast::Stmt> out = open_run(ctx, *w.fiber->tensor, w.fiber->level);
+        std::vector<cast::Stmt> close = close_run(ctx, w, end);
+        out.insert(out.end(), close.begin(), close.end());
+        return out;
     }
 
     // Gives every fibre from `next` up to `upto` (exclusive) one run of the fill (none when the
@@ -193,32 +279,19 @@ private:
         return cast::While::make(cast::bin(cast::BinaryOp::Lt, next, upto), cast::Block::make(body));
     }
 
-    // The leaf slot for coordinates [lo, hi) of the fibre, all given one value: a new run at
-    // the next position, after a fill run over any gap since the last write. Once written, it
-    // joins the run before it when their values are the same.
+    // The slot for coordinates [lo, hi) of the fibre, all given one value (or sub-fibre): a
+    // new run at the next position, after a fill run over any gap since the last write. Once
+    // written, it joins the run before it when they hold the same (close_run).
     static LExpr write_run(LowerCtx& ctx, const Writer& w, const cast::Expr& lo, const cast::Expr& hi) {
         const TensorBinding& t = *w.fiber->tensor;
         int level = w.fiber->level;
         cast::Expr count = ctx.level_var(t, level, "count");
-        const BufferBinding& right = t.buffer(level, "right");
         std::vector<cast::Stmt> pre{cast::If::make(cast::bin(cast::BinaryOp::Lt, w.covered, lo),
                                                    cast::Block::make(fill_to(ctx, w, lo)))};
-        std::vector<cast::Stmt> open = ctx.capture([&] {
-            ctx.emit(ctx.reserve(right, c_add(count, 1)));
-            init_child_slots(ctx, t, level, count, c_add(count, 1));
-        });
+        std::vector<cast::Stmt> open = open_run(ctx, t, level);
         pre.insert(pre.end(), open.begin(), open.end());
-        LExpr slot = child_fiber(ctx, *w.fiber, {count}, std::nullopt);
-        cast::Expr last = c_add(count, -1);
-        cast::Expr hi_idx = cast::Cast::make(cast::Type::of(t.index_type(level)), hi);
-        cast::Expr merge = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, count, w.start),
-                                     t.leaf().same_values(ctx, t, count, last));
-        std::vector<cast::Stmt> post{
-            cast::If::make(merge, cast::assign(cast::at(right.data_var(), last), hi_idx),
-                           cast::Block::make({cast::assign(cast::at(right.data_var(), count), hi_idx),
-                                              cast::Increment::make(count)})),
-            cast::assign(w.covered, hi)};
-        return Hoist::make(std::move(pre), slot, std::move(post));
+        LExpr slot = child_fiber(ctx, *w.fiber, {count}, w.written);
+        return Hoist::make(std::move(pre), slot, close_run(ctx, w, hi));
     }
 
     // The run holding coordinate c: the first of the fibre whose end is past c. The runs cover
@@ -228,6 +301,31 @@ private:
         return Hoist::make(std::move(s.pre), child_fiber(ctx, f, {s.q}, f.dirty), {});
     }
 };
+
+// The entries [begin, end) of a build's input that share a parent and a coordinate of the
+// level; empty for coordinates no entry names.
+struct Group {
+    int64_t begin = 0, end = 0;
+};
+
+// Whether two groups hold the same: the same entries other than those equal to the fill, with
+// the same coordinates below the level and the same values (Scalar::same: NaN equals NaN). An
+// explicit fill is the same as no entry, as it reads the same.
+bool group_equal(const LevelInput& in, int mode, Group a, Group b) {
+    auto skip_fill = [&](Group& g) {
+        while (g.begin < g.end && in.values[static_cast<size_t>(g.begin)].same(*in.fill)) ++g.begin;
+    };
+    for (;;) {
+        skip_fill(a);
+        skip_fill(b);
+        if (a.begin == a.end || b.begin == b.end) return a.begin == a.end && b.begin == b.end;
+        if (!in.values[static_cast<size_t>(a.begin)].same(in.values[static_cast<size_t>(b.begin)])) return false;
+        for (int m = 0; m < in.ndims; ++m)
+            if (m != mode && in.coord(a.begin, m) != in.coord(b.begin, m)) return false;
+        ++a.begin;
+        ++b.begin;
+    }
+}
 
 class RunListLevel final : public LevelFormat {
 public:
@@ -242,13 +340,13 @@ public:
                 {"right", index_type(spec.index_bits), BufferRole::Coordinates}};
     }
 
-    void check_place(const Format& format, size_t k) const override {
-        require_last_level(format, k, name(), "its runs hold leaf values");
-    }
-
+    // A run holds one group of entries: those sharing the parent and this level's coordinate
+    // (one entry above the leaf), or none for coordinates no entry names. Neighbouring groups
+    // that hold the same (group_equal) share a run: its position is the first one's, and below
+    // the leaf the later groups' entries are dropped.
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
                      const LevelInput& in) const override {
-        SISKIN_ASSERT(in.fill != nullptr, "a runlist level is built as the last level");
+        SISKIN_ASSERT(in.fill != nullptr, "a runlist level is built with the entries' values");
         const int mode = spec.modes[0];
         const int64_t n = mode_extent(spec, shape, 0);
         std::vector<int64_t> pos{0}, right;
@@ -256,30 +354,37 @@ public:
         LevelBuild out;
         out.positions.resize(static_cast<size_t>(in.size()));
 
-        Scalar last; // the value of the run right.back()
+        Group last;          // the group of the run right.back()
         size_t fibre_start = 0;
         int64_t covered = 0; // coordinates of the current fibre covered by runs so far
-        // Covers [covered, end) with value v, extending the fibre's last run when v is equal.
-        auto cover = [&](int64_t end, const Scalar& v) {
-            if (right.size() > fibre_start && last.same(v)) {
+        // Covers [covered, end) with group g: the fibre's last run grows when g holds the same.
+        auto cover = [&](int64_t end, Group g) {
+            bool joins = right.size() > fibre_start && group_equal(in, mode, last, g);
+            if (joins) {
                 right.back() = end;
             } else {
                 right.push_back(end);
-                last = v;
+                last = g;
             }
             covered = end;
+            int64_t position = static_cast<int64_t>(right.size()) - 1;
+            for (int64_t e = g.begin; e < g.end; ++e)
+                out.positions[static_cast<size_t>(e)] = joins && !in.last ? kDropped : position;
         };
         int64_t e = 0;
         for (int64_t p = 0; p < in.num_parents; ++p) {
             fibre_start = right.size();
             covered = 0;
-            for (; e < in.size() && in.parents[static_cast<size_t>(e)] == p; ++e) {
+            while (e < in.size() && in.parents[static_cast<size_t>(e)] == p) {
                 int64_t c = in.coord(e, mode);
-                if (c > covered) cover(c, *in.fill);
-                cover(c + 1, in.values[static_cast<size_t>(e)]);
-                out.positions[static_cast<size_t>(e)] = static_cast<int64_t>(right.size()) - 1;
+                Group g{e, e + 1};
+                while (g.end < in.size() && in.parents[static_cast<size_t>(g.end)] == p && in.coord(g.end, mode) == c)
+                    ++g.end;
+                if (c > covered) cover(c, Group{});
+                cover(c + 1, g);
+                e = g.end;
             }
-            if (covered < n) cover(n, *in.fill);
+            if (covered < n) cover(n, Group{});
             pos.push_back(static_cast<int64_t>(right.size()));
         }
         SISKIN_ASSERT(e == in.size(), "runlist entries come with parents in order");

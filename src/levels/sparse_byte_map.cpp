@@ -104,6 +104,33 @@ public:
         return at_subscript(ctx, f, write_at);
     }
 
+    // Slot q holds an entry when tbl[q] is set and, right above an element leaf, the value is
+    // not the fill (freeze drops the others).
+    bool compares_fibres() const override { return true; }
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr n = t.level_dim(level);
+        cast::Expr tbl = t.buffer(level, "tbl").data_var();
+        auto used = [&](const cast::Expr& slot) {
+            cast::Expr set = cast::at(tbl, slot);
+            if (level + 1 != t.num_levels()) return set;
+            return cast::bin(cast::BinaryOp::LogAnd, set, t.leaf().holds_value(ctx, t, slot));
+        };
+        return all_below(ctx, n, [&](const cast::Expr& i) {
+            cast::Expr a = c_add(c_mul(p, n), i), b = c_add(c_mul(q, n), i);
+            cast::Expr in_a = ctx.local("used", used(a), ValueType::Bool);
+            cast::Expr below = same_child_fibres(ctx, t, level, a, b);
+            return cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, in_a, used(b)),
+                             cast::bin(cast::BinaryOp::LogOr, cast::un(cast::UnaryOp::Not, in_a), below));
+        });
+    }
+
+    // A reopened slot's flag is cleared by init_slots; the level below forgets its fibres.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        discard_child_fibres(ctx, t, level, c_mul(r, t.level_dim(level)));
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         cast::Expr n = t.level_dim(level);

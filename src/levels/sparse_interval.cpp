@@ -124,7 +124,7 @@ public:
 
     LevelBuild build(const LevelSpec& spec, std::span<const int64_t> shape,
                      const LevelInput& in) const override {
-        SISKIN_ASSERT(in.fill != nullptr, "a sparseinterval level is built as the last level");
+        SISKIN_ASSERT(in.last && in.fill != nullptr, "a sparseinterval level is built as the last level");
         const int mode = spec.modes[0];
         const int64_t n = mode_extent(spec, shape, 0);
         std::vector<int64_t> left(static_cast<size_t>(in.num_parents), 0), right = left;

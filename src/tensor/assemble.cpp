@@ -147,10 +147,29 @@ void check_shape_storage(std::span<const int64_t> shape, const Format& format, i
 
 namespace {
 
+// The entries a level kept (positions not kDropped), and their positions.
+void drop_entries(Entries& entries, std::vector<int64_t>& positions) {
+    size_t out = 0, nd = static_cast<size_t>(entries.ndims);
+    for (size_t e = 0; e < positions.size(); ++e) {
+        if (positions[e] == levels::kDropped) continue;
+        std::copy_n(entries.coords.begin() + static_cast<std::ptrdiff_t>(e * nd), nd,
+                    entries.coords.begin() + static_cast<std::ptrdiff_t>(out * nd));
+        entries.values[out] = entries.values[e];
+        positions[out++] = positions[e];
+    }
+    entries.coords.resize(out * nd);
+    entries.values.resize(out);
+    positions.resize(out);
+}
+
 Assembled assemble_levels_unchecked(std::span<const int64_t> shape, ValueType type, const Scalar& fill,
-                                    const Format& format, const Entries& sorted, int64_t root_parents) {
+                                    const Format& format, const Entries& all, int64_t root_parents) {
     Assembled out;
-    std::vector<int64_t> parents(static_cast<size_t>(sorted.size()), 0);
+    // A level may drop entries (runlist: a sub-fibre equal to the one before it); the levels
+    // below then see a copy without them.
+    const Entries* entries = &all;
+    Entries kept;
+    std::vector<int64_t> parents(static_cast<size_t>(all.size()), 0);
     int64_t num_parents = root_parents;
     std::vector<LevelSpec> chosen;
     int level = 0;
@@ -167,22 +186,26 @@ Assembled assemble_levels_unchecked(std::span<const int64_t> shape, ValueType ty
         levels::LevelInput in;
         in.num_parents = num_parents;
         in.parents = parents;
-        in.coords = sorted.coords;
-        in.ndims = sorted.ndims;
-        if (&spec == &format.levels().back()) { // the last level sees values (runs merge them)
-            in.values = sorted.values;
-            in.fill = &fill;
-        }
+        in.coords = entries->coords;
+        in.ndims = entries->ndims;
+        in.values = entries->values; // runs merge equal values and equal sub-fibres
+        in.fill = &fill;
+        in.last = &spec == &format.levels().back();
         levels::LevelBuild b = levels::level_format(spec.kind).build(spec, shape, in);
         chosen.push_back(b.storage.spec);
         out.levels.push_back(std::move(b.storage));
         parents = std::move(b.positions);
         num_parents = b.num_positions;
+        if (std::find(parents.begin(), parents.end(), levels::kDropped) != parents.end()) {
+            if (entries != &kept) kept = *entries;
+            drop_entries(kept, parents);
+            entries = &kept;
+        }
     }
     if (format.leaf() == Leaf::Element)
         check_shape_storage(shape, format, level, num_parents, type_size(type), "its values");
     out.values = levels::leaf_format(format.leaf())
-                     .build(type, fill, num_parents, parents, sorted.values);
+                     .build(type, fill, num_parents, parents, entries->values);
     out.format = Format(std::move(chosen), format.leaf());
     return out;
 }
