@@ -162,8 +162,9 @@ bool all_levels_implicit(const Format& format);
 /// sparsebytemap, sparsehash), so no loop order needs a workspace or a temporary to write it.
 bool all_levels_take_any_order(const Format& format);
 /// For error messages: the levels that take writes in any order (those not append_only), and
-/// example formats of `ndims` dimensions made of them: "dense, sparsebytemap (bytemap) or
-/// sparsehash (hash), such as dense(0)/sparsebytemap(1) or sparsehash(0)/sparsehash(1)".
+/// example formats of `ndims` dimensions made of them: "dense (d), sparsebytemap (bytemap) or
+/// sparsehash (hash), such as dense(0)/dense(1), dense(0)/sparsebytemap(1), ... or
+/// sparsehash(0)/sparsehash(1)".
 std::string random_write_formats(int ndims);
 /// Whether `format` is a compressed matrix: an implicit level over one sparselist level, with
 /// values (the layout of the counting-sort transpose, tensor/transpose.cpp).
