@@ -372,7 +372,7 @@ TEST(AffineCompiled, FinchCase16Scatter) {
     sorted.format = Format::parse("sparselist(0)", 1);
     sorted.type = ValueType::Float64;
     expect_error([&] { run_compiled("bins[I[i]] += 1", {{"I", &in}}, {{"bins", sorted}}); },
-                 "takes random-order writes");
+                 "levels all take random-order writes");
 }
 
 TEST(AffineCompiled, FinchCase19OneDimensionalErosion) {
