@@ -43,9 +43,11 @@ void splice(const std::vector<const Tensor*>& pieces, Tensor& out) {
         const int64_t m = t->shape()[0], n = tc.size();
         const I shift = static_cast<I>(at - static_cast<int64_t>(q[0]));
         for (int64_t r = 1; r <= m; ++r) p[row + r] = q[r] + shift;
-        std::memcpy(crd.data<I>() + at, tc.data<I>(), static_cast<size_t>(n) * sizeof(I));
-        std::memcpy(vals.data<char>() + at * value_size, t->values().data<char>(),
-                    static_cast<size_t>(n) * value_size);
+        if (n > 0) { // an empty piece's buffers may be null, which memcpy must not be given
+            std::memcpy(crd.data<I>() + at, tc.data<I>(), static_cast<size_t>(n) * sizeof(I));
+            std::memcpy(vals.data<char>() + at * value_size, t->values().data<char>(),
+                        static_cast<size_t>(n) * value_size);
+        }
         row += m;
         at += n;
     }
