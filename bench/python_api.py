@@ -114,8 +114,8 @@ def overhead(repeat):
         native = {k: v._native for k, v in given.items()}
         # The better of three rounds of each: other work on the machine only adds time.
         python = min(median_seconds([lambda: kernel(**given)], repeat, 5)[0] for _ in range(3))
-        alone = min(statistics.median(kernel._native.time_runs(native, repeat)) for _ in range(3))
-        checks = min(statistics.median(kernel._native.time_checks(native, repeat)) for _ in range(3))
+        alone = min(statistics.median(kernel.time_runs(native, repeat)) for _ in range(3))
+        checks = min(statistics.median(kernel.time_checks(native, repeat)) for _ in range(3))
         rows.append((name, python * 1e6, alone * 1e6, checks * 1e6, (python - alone) * 1e6))
     return rows
 
@@ -159,8 +159,8 @@ def compare_workloads(name, memory, a, b, x, A, B, X, pa, pb, wrap_ms, repeat, b
         # in rounds of its own with siskin, so that it does not leave the others few samples.
         # The kernel alone (timed in C++) in the same rounds, so load drift hits both alike.
         med = median_seconds([lambda: kernel(**given), lambda: scipy_call(a, b, x),
-                              SelfTimed(lambda: kernel._native.time_runs(native, 1)[0]),
-                              SelfTimed(lambda: kernel._native.time_checks(native, 1)[0])], repeat, budget)
+                              SelfTimed(lambda: kernel.time_runs(native, 1)[0]),
+                              SelfTimed(lambda: kernel.time_checks(native, 1)[0])], repeat, budget)
         pydata = None
         if pa is not None:
             pydata = median_seconds([lambda: kernel(**given), lambda: pydata_call(pa, pb, x)], 5, budget,

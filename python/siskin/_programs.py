@@ -18,50 +18,23 @@ def _dtypes(dtypes):
     return {name: np.dtype(d).name for name, d in (dtypes or {}).items()}
 
 
-class Kernel:
+class Kernel(_siskin.Kernel):
     """A program compiled for the formats, dtypes and fills of its inputs: call it with inputs
     by name; it returns a dict of its outputs. The C is compiled once per kind of input (kept
     per Kernel and in the disk cache), so later calls with inputs like earlier ones only run
     the kernel, without the GIL. Each kind of input runs the planner's cheapest plan for the
     inputs of the first call of that kind (`siskin explain`'s plan 0: a product with a csc
-    matrix reads it by columns), or with as_written=True the program as it is."""
+    matrix reads it by columns), or with as_written=True the program as it is.
 
-    __slots__ = ("_native", "_formats", "_fills")
+    The call itself is the native one (src/program_binding.cpp): siskin tensors go straight to
+    the kernel, anything else through asarray with the format and fill the options give."""
+
+    __slots__ = ()
 
     def __init__(self, program, formats=None, fills=None, dtypes=None, shapes=None, as_written=False):
         shapes = {name: list(s) for name, s in (shapes or {}).items()}
-        self._native = _siskin.Kernel(program, dict(formats or {}), _fills(fills), _dtypes(dtypes),
-                                      shapes, bool(as_written))
-        self._formats = self._native.input_formats
-        self._fills = self._native.input_fills
-
-    @property
-    def inputs(self):
-        return list(self._native.inputs)
-
-    @property
-    def outputs(self):
-        return list(self._native.outputs)
-
-    @property
-    def c_source(self):
-        """The C of the kernel the last call ran."""
-        return self._native.c_source
-
-    @property
-    def plan(self):
-        """The plan the last call ran, in `siskin explain`'s words ('as written' for the
-        program itself)."""
-        return self._native.plan
-
-    def __call__(self, **tensors):
-        native = {}
-        formats, fills = self._formats, self._fills
-        for name, x in tensors.items():
-            if type(x) is not Tensor or name in formats or name in fills:
-                x = _input(name, x, formats.get(name), fills.get(name))
-            native[name] = x._native
-        return {name: Tensor(t) for name, t in self._native(native).items()}
+        super().__init__(program, dict(formats or {}), _fills(fills), _dtypes(dtypes), shapes,
+                         bool(as_written), Tensor, _input)
 
     def __repr__(self):
         return f"siskin.Kernel(inputs={self.inputs}, outputs={self.outputs})"

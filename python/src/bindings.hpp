@@ -7,6 +7,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include "siskin/error.hpp"
 #include "siskin/tensor.hpp"
 #include "siskin/value.hpp"
 
@@ -16,6 +17,9 @@ namespace py = pybind11;
 
 /// siskin.SiskinError (a ValueError) for every siskin::Error, with its kind and location.
 void bind_errors(py::module_& m);
+/// Sets the Python error for `e`: a siskin.SiskinError with its message, kind and place (what
+/// the exception translator makes of a siskin::Error, for code outside pybind11's dispatch).
+void set_python_error(const Error& e);
 /// Tensor: storage borrowed from NumPy arrays, its buffers seen as NumPy arrays, conversions,
 /// files.
 void bind_tensor(py::module_& m);

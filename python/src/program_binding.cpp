@@ -82,17 +82,14 @@ std::map<std::string, OutputSpec> output_specs(const ir::Program& program, const
     return specs;
 }
 
-py::dict to_python(std::map<std::string, Tensor>&& outputs) {
-    py::dict out;
-    for (auto& [name, t] : outputs) out[py::str(name)] = std::make_shared<Tensor>(std::move(t));
-    return out;
-}
-
 class ProgramKernels {
 public:
-    ProgramKernels(const std::string& text, const TensorOptions& options, bool as_written)
+    // tensor_class: siskin.Tensor (an input of exactly that class is used as it is, and the
+    // outputs are made of it); convert(name, value, format, fill): any other input as one.
+    ProgramKernels(const std::string& text, const TensorOptions& options, bool as_written, py::object tensor_class,
+                   py::object convert)
         : program_(ir::parse_program(text)), specs_(output_specs(program_, options)),
-          inputs_(program_.inputs()) {
+          inputs_(program_.inputs()), tensor_class_(std::move(tensor_class)), convert_(std::move(convert)) {
         choice_.as_written = as_written;
         for (const auto& name : inputs_) {
             if (auto it = options.formats.find(name); it != options.formats.end())
@@ -109,23 +106,52 @@ public:
     const std::map<std::string, py::object>& input_fills() const { return input_fills_; }
     std::vector<std::string> output_names() const { return program_.outputs(); }
 
-    py::dict call(const Inputs& given) {
-        auto inputs = bind(given);
+    // A call from Python, `kernel(A=..., x=...)` (its keyword arguments, a dict or null): every
+    // input by name, a siskin.Tensor taken as it is (its format and fill are the kernel's
+    // business) unless the options ask its name for a format or fill, anything else converted by
+    // siskin's asarray (`convert_`). One pass in C++ with no Python frame, as a cached kernel's
+    // whole cost beyond its run is this call (bench/python_api.py).
+    py::dict call(PyObject* given) {
+        // The native tensors, held: another thread may rebind a Tensor's _native while the
+        // kernel runs without the GIL.
+        std::vector<std::shared_ptr<Tensor>> held;
+        std::map<std::string, const Tensor*> inputs;
+        PyObject *key = nullptr, *value = nullptr;
+        for (Py_ssize_t at = 0; given && PyDict_Next(given, &at, &key, &value);) {
+            std::string name = py::handle(key).cast<std::string>();
+            known_input(name);
+            auto tensor = py::reinterpret_borrow<py::object>(value);
+            if (Py_TYPE(value) != reinterpret_cast<PyTypeObject*>(tensor_class_.ptr()) ||
+                input_formats_.count(name) || input_fills_.count(name))
+                tensor = convert_(py::handle(key), py::handle(value), option_or_none(input_formats_, name),
+                                  option_or_none(input_fills_, name));
+            held.push_back(tensor.attr(native_name_).cast<std::shared_ptr<Tensor>>());
+            inputs.emplace(std::move(name), held.back().get());
+        }
+        all_given(inputs);
         std::shared_ptr<const Compiled> compiled = find_or_compile(inputs); // held while it runs
         std::map<std::string, Tensor> outputs;
         {
             py::gil_scoped_release nogil;
             outputs = compiled->planned.run(inputs);
         }
-        return to_python(std::move(outputs));
+        py::dict out;
+        for (auto& [name, t] : outputs) out[py::str(name)] = wrap(std::make_shared<Tensor>(std::move(t)));
+        return out;
     }
 
     // Seconds of each of `repeat` runs of the kernel alone (and its outputs' allocation), timed
     // in C++: what a call from Python costs beyond it is the call overhead (bench/python_api.py).
+    // The outputs are freed after the clock stops, as a caller from Python frees its results
+    // after its clock (and run-peers' C++ rows after theirs).
     std::vector<double> time_runs(const Inputs& given, int repeat) {
-        return time_each(given, repeat, [](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
-            auto outputs = c.planned.run(inputs);
-        });
+        std::map<std::string, Tensor> outputs;
+        return time_each(
+            given, repeat,
+            [&](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
+                outputs = c.planned.run(inputs);
+            },
+            [&] { outputs.clear(); });
     }
 
     // Seconds of each of `repeat` checks a call makes before it runs its cached kernel (shapes,
@@ -133,14 +159,19 @@ public:
     // vouch for: memory NumPy may write), timed in C++: a C++ caller holding the same tensors
     // pays them too (CompiledProgram::inputs_finite).
     std::vector<double> time_checks(const Inputs& given, int repeat) {
-        return time_each(given, repeat, [this](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
-            if (!fits(c, inputs)) throw Error("the inputs changed while their checks were timed");
-        });
+        return time_each(
+            given, repeat,
+            [this](const Compiled& c, const std::map<std::string, const Tensor*>& inputs) {
+                if (!fits(c, inputs)) throw Error("the inputs changed while their checks were timed");
+            },
+            [] {});
     }
 
 private:
-    // Seconds of each of `repeat` calls of step(kernel, inputs), without the GIL.
-    template <class Step> std::vector<double> time_each(const Inputs& given, int repeat, Step step) {
+    // Seconds of each of `repeat` calls of step(kernel, inputs), each followed by after()
+    // outside the clock, without the GIL.
+    template <class Step, class After>
+    std::vector<double> time_each(const Inputs& given, int repeat, Step step, After after) {
         auto inputs = bind(given);
         std::shared_ptr<const Compiled> compiled = find_or_compile(inputs);
         std::vector<double> seconds;
@@ -149,6 +180,7 @@ private:
             auto start = std::chrono::steady_clock::now();
             step(*compiled, inputs);
             seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            after();
         }
         return seconds;
     }
@@ -156,14 +188,40 @@ private:
     std::map<std::string, const Tensor*> bind(const Inputs& given) const {
         std::map<std::string, const Tensor*> inputs;
         for (const auto& [name, t] : given) {
-            if (!contains(inputs_, name))
-                throw Error(fmt::format("the program does not read a tensor '{}' (it reads: {})", name,
-                                        fmt::join(inputs_, ", ")));
+            known_input(name);
             inputs.emplace(name, t.get());
         }
+        all_given(inputs);
+        return inputs;
+    }
+
+    // A siskin.Tensor over `t`, made as Tensor.__new__ and its _native slot set: what its
+    // __init__ does, less a Python frame and the type check that `t` passes by construction.
+    py::object wrap(std::shared_ptr<Tensor> t) const {
+        auto* cls = reinterpret_cast<PyTypeObject*>(tensor_class_.ptr());
+        auto tensor = py::reinterpret_steal<py::object>(cls->tp_new(cls, empty_args_.ptr(), nullptr));
+        if (!tensor) throw py::error_already_set();
+        py::object native = py::cast(std::move(t));
+        if (PyObject_SetAttr(tensor.ptr(), native_name_.ptr(), native.ptr()) != 0) throw py::error_already_set();
+        return tensor;
+    }
+
+    void known_input(const std::string& name) const {
+        if (!contains(inputs_, name))
+            throw Error(fmt::format("the program does not read a tensor '{}' (it reads: {})", name,
+                                    fmt::join(inputs_, ", ")));
+    }
+
+    void all_given(const std::map<std::string, const Tensor*>& inputs) const {
         for (const auto& name : inputs_)
             if (!inputs.count(name)) throw Error(fmt::format("input '{}' of the program is missing", name));
-        return inputs;
+    }
+
+    template <class Map> static py::object option_or_none(const Map& options, const std::string& name) {
+        auto it = options.find(name);
+        if (it == options.end()) return py::none();
+        if constexpr (std::is_same_v<typename Map::mapped_type, py::object>) return it->second;
+        else return py::str(it->second);
     }
 
 public:
@@ -243,9 +301,34 @@ private:
     std::vector<std::string> inputs_;
     std::map<std::string, std::string> input_formats_;
     std::map<std::string, py::object> input_fills_;
+    py::object tensor_class_, convert_;
+    py::str native_name_{"_native"};
+    py::tuple empty_args_;
     // Most recently used first; shared, so a run (without the GIL) keeps its entry alive.
     std::list<std::shared_ptr<const Compiled>> cache_;
 };
+
+// Kernel's tp_call: `kernel(A=..., x=...)` without pybind11's dispatcher, which would build
+// its records of the arguments on every call. Errors become Python's as the dispatcher makes
+// them (siskin::Error as SiskinError).
+PyObject* call_kernel(PyObject* self, PyObject* args, PyObject* kwargs) {
+    try {
+        if (PyTuple_GET_SIZE(args) != 0)
+            throw py::type_error("a Kernel takes its inputs by name: kernel(A=..., x=...)");
+        return py::handle(self).cast<ProgramKernels&>().call(kwargs).release().ptr();
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (const Error& e) {
+        set_python_error(e);
+    } catch (py::builtin_exception& e) {
+        e.set_error();
+    } catch (const std::bad_alloc&) {
+        PyErr_NoMemory();
+    } catch (const std::exception& e) {
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+    return nullptr;
+}
 
 // The C of `text` for inputs of the given formats, dtypes and fills (dense float64 fill 0 by
 // default; a fill the program declares is used), as `siskin c` prints it.
@@ -294,25 +377,28 @@ std::string c_of(const std::string& text, const std::map<std::string, std::strin
 } // namespace
 
 void bind_programs(py::module_& m) {
-    py::class_<ProgramKernels>(m, "Kernel")
+    py::class_<ProgramKernels>(m, "Kernel",
+                               py::custom_type_setup([](PyHeapTypeObject* type) { type->ht_type.tp_call = call_kernel; }))
         .def(py::init([](const std::string& text, const std::map<std::string, std::string>& formats,
                          const std::map<std::string, py::object>& fills,
                          const std::map<std::string, std::string>& dtypes,
-                         const std::map<std::string, std::vector<int64_t>>& shapes, bool as_written) {
+                         const std::map<std::string, std::vector<int64_t>>& shapes, bool as_written,
+                         py::object tensor_class, py::object convert) {
                  return std::make_unique<ProgramKernels>(text, TensorOptions{formats, fills, dtypes, shapes},
-                                                         as_written);
+                                                         as_written, std::move(tensor_class), std::move(convert));
              }),
              py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"), py::arg("shapes"),
-             py::arg("as_written"))
+             py::arg("as_written"), py::arg("tensor_class"), py::arg("convert"))
         .def_property_readonly("inputs", &ProgramKernels::input_names)
         .def_property_readonly("input_formats", &ProgramKernels::input_formats)
         .def_property_readonly("input_fills", &ProgramKernels::input_fills)
         .def_property_readonly("outputs", &ProgramKernels::output_names)
-        .def_property_readonly("c_source", &ProgramKernels::c_source)
+        .def_property_readonly("c_source", &ProgramKernels::c_source, "The C of the kernel the last call ran.")
         .def_property_readonly("cache", &ProgramKernels::cache_status)
-        .def_property_readonly("plan", &ProgramKernels::plan)
+        .def_property_readonly("plan", &ProgramKernels::plan,
+                               "The plan the last call ran, in `siskin explain`'s words ('as written' for "
+                               "the program itself).")
         .def_property_readonly("compiled_count", &ProgramKernels::compiled_count)
-        .def("__call__", &ProgramKernels::call, py::arg("inputs"))
         .def("time_runs", &ProgramKernels::time_runs, py::arg("inputs"), py::arg("repeat"))
         .def("time_checks", &ProgramKernels::time_checks, py::arg("inputs"), py::arg("repeat"));
     m.def("c", &c_of, py::arg("text"), py::arg("formats"), py::arg("fills"), py::arg("dtypes"),

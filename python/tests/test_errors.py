@@ -61,6 +61,30 @@ def test_a_kernel_called_with_other_inputs_reports_them():
         siskin.compile("y[i] = x[i]").c_source
 
 
+def test_a_kernel_call_reports_misuse_as_the_dispatcher_would():
+    # Kernel's call is native (no pybind11 dispatch): its errors are still Python's, siskin's
+    # with their kind, and a conversion's names the input.
+    k = siskin.compile("y[i] = x[i] + z[i]")
+    with pytest.raises(TypeError, match="by name"):
+        k(np.ones(2), np.ones(2))
+    with pytest.raises(siskin.SiskinError, match="does not read a tensor 'w'") as e:
+        k(x=np.ones(2), z=np.ones(2), w=np.ones(2))
+    assert e.value.kind == "user"
+    with pytest.raises(siskin.SiskinError, match="missing"):
+        k()
+    with pytest.raises(siskin.SiskinError, match="input x: .*no type for dtype"):
+        k(x=np.array(["a", "b"]), z=np.ones(2))
+    with pytest.raises(siskin.SiskinError, match="fill"):  # a siskin tensor against fills=
+        siskin.compile("y[i] = x[i]", fills={"x": 1.0})(x=siskin.asarray(np.ones(2)))
+
+    class Partial(siskin.Kernel):
+        def __init__(self):
+            pass
+
+    with pytest.raises(TypeError, match="__init__"):
+        Partial()
+
+
 @pytest.mark.parametrize("dtype", ["complex64", "complex128", "float16"])
 def test_dtypes_siskin_lacks_are_named(dtype, tmp_path):
     # siskin's types are bool, the integers, float32 and float64 (docs/python-api.md): every
