@@ -77,6 +77,24 @@ typedef uint64_t siskin_choice_uint64_t[2];
 typedef float siskin_choice_float[2];
 typedef double siskin_choice_double[2];
 
+/* The window of the k-way merge of sorted lists (src/compiler/lower_merge.cpp, window_merge):
+ * entry j * k + m holds operand m's value at the window's coordinate j, and bit j of the marks
+ * says some operand holds an entry there. Its size is kWindowEntries there. */
+#define SISKIN_WINDOW_ENTRIES 8192
+typedef bool siskin_window_bool[SISKIN_WINDOW_ENTRIES];
+typedef int8_t siskin_window_int8_t[SISKIN_WINDOW_ENTRIES];
+typedef int16_t siskin_window_int16_t[SISKIN_WINDOW_ENTRIES];
+typedef int32_t siskin_window_int32_t[SISKIN_WINDOW_ENTRIES];
+typedef int64_t siskin_window_int64_t[SISKIN_WINDOW_ENTRIES];
+typedef uint8_t siskin_window_uint8_t[SISKIN_WINDOW_ENTRIES];
+typedef uint16_t siskin_window_uint16_t[SISKIN_WINDOW_ENTRIES];
+typedef uint32_t siskin_window_uint32_t[SISKIN_WINDOW_ENTRIES];
+typedef uint64_t siskin_window_uint64_t[SISKIN_WINDOW_ENTRIES];
+typedef float siskin_window_float[SISKIN_WINDOW_ENTRIES];
+typedef double siskin_window_double[SISKIN_WINDOW_ENTRIES];
+typedef uint64_t siskin_window_marks[SISKIN_WINDOW_ENTRIES / 64];
+static inline int64_t siskin_ctz_u64(uint64_t bits) { return (int64_t)__builtin_ctzll(bits); }
+
 /* A growable array shared with the host: same layout as siskin::RawBuffer
  * (include/siskin/buffer.hpp). `size` elements are in use, `capacity` are allocated; the element
  * type is known to the kernel, not stored. Its memory is a block of siskin_memory.h of

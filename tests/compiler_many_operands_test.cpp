@@ -3,6 +3,7 @@
 // Every union of 2..12 operands, over each sparse vector format, under + (fill 0), * (fill 1)
 // and min (fill inf), with dense and sparse outputs, agrees with the reference evaluator on
 // seeded random inputs; and the generated C grows at most linearly.
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -195,6 +196,85 @@ TEST(CompilerManyOperands, UnionsOfSlicesMatchTheReference) {
         compiled_matching_reference("o[i] = x0[i(0:60:3)] + x1[i(1:60:3)] + x2[i(2:60:3)] + x3[i(0:20)] + x4[i(2:60:3)]",
                                     in, {{"o", with_format("sparselist(0)", 1)}});
     }
+}
+
+/// A vector of `length` in `format` holding entries at `at` (values 1..7 by seed, never the fill).
+Tensor vector_at(const std::string& format, double fill, uint64_t seed, int64_t length,
+                 const std::vector<int64_t>& at) {
+    std::mt19937_64 rng(seed);
+    CoordinateList list;
+    list.ndims = 1;
+    for (int64_t i : at) {
+        double v = static_cast<double>(rng() % 7 + 1);
+        list.add(std::vector<int64_t>{i}, Scalar::of(v == fill ? 9 : v));
+    }
+    return Tensor::from_coordinates({length}, ValueType::Float64, Scalar::of(fill), Format::parse(format, 1), list);
+}
+
+// At the outermost loop, a union of sorted lists whose body does nothing at the fills runs in
+// windows (lower_merge.cpp, window_merge: 640 coordinates for 12 operands, 2048 for 4). Operands
+// span several windows, with entries on the windows' first and last coordinates (relative to a
+// window's start: the first entry after a gap), a gap longer than a window, the extent's last
+// coordinate, and coordinates several operands share.
+TEST(CompilerManyOperands, WindowedUnionsMatchTheReference) {
+    constexpr int64_t length = 6000;
+    for (int n : {4, 12}) {
+        const int64_t width = 8192 / n / 64 * 64;
+        for (const auto& u : unions()) {
+            auto xs = names(n);
+            std::vector<Tensor> t;
+            std::map<std::string, const Tensor*> in;
+            for (int k = 0; k < n; ++k) {
+                std::mt19937_64 rng(static_cast<uint64_t>(100 * n + k));
+                std::vector<int64_t> at{0, width - 1, width, 2 * width + 3, length - 1};
+                for (int64_t i = 0; i < length; ++i)
+                    if (rng() % 40 == 0 && (i < 1500 || i >= 1500 + 2 * width)) at.push_back(i); // the gap
+                std::sort(at.begin(), at.end());
+                at.erase(std::unique(at.begin(), at.end()), at.end());
+                t.push_back(vector_at(k % 2 ? "coo" : "sparselist(0)", u.fill, static_cast<uint64_t>(k), length, at));
+            }
+            for (int k = 0; k < n; ++k) in.emplace(xs[static_cast<size_t>(k)], &t[static_cast<size_t>(k)]);
+            for (const std::string out : {"dense", "sparselist(0)"}) {
+                SCOPED_TRACE(u.op + " n=" + std::to_string(n) + " out=" + out);
+                compiled_matching_reference(union_of(xs, u.op), in, {{"o", with_format(out, 1)}});
+                std::map<std::string, TensorSignature> sigs;
+                for (const auto& [name, x] : in) sigs.emplace(name, TensorSignature::of(*x));
+                Tensor o = vector_at(out, u.fill, 0, length, {});
+                sigs.emplace("o", TensorSignature::of(o));
+                EXPECT_NE(generate_c(ir::parse_program(union_of(xs, u.op)), sigs).find("siskin_window_double"),
+                          std::string::npos);
+            }
+        }
+    }
+}
+
+// Where the body does something at the fills (`2 * (...) + 1` into a dense output writes 1
+// there), or the union is not the outermost loop (rows of csr matrices), the step loop stays.
+TEST(CompilerManyOperands, WindowsOnlyWhereTheFillsDoNothing) {
+    auto xs = names(6);
+    Inputs in(xs, [](size_t k) { return k % 2 ? "sparselist(0)" : "coo"; }, 0.0, 11);
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, x] : in.by_name) sigs.emplace(name, TensorSignature::of(*x));
+    Tensor o = random_vector("dense", 0.0, 1);
+    sigs.emplace("o", TensorSignature::of(o));
+    std::string sum = union_of(xs, "+").substr(7);
+    EXPECT_NE(generate_c(ir::parse_program("o[i] = " + sum), sigs).find("siskin_window_"), std::string::npos);
+    EXPECT_EQ(generate_c(ir::parse_program("o[i] = 2 * (" + sum + ") + 1"), sigs).find("siskin_window_"),
+              std::string::npos);
+    compiled_matching_reference("o[i] = 2 * (" + sum + ") + 1", in.by_name);
+
+    std::vector<Tensor> a;
+    std::map<std::string, TensorSignature> msigs;
+    auto as = names(6, "A");
+    std::string msum;
+    for (size_t k = 0; k < as.size(); ++k) {
+        a.push_back(random_matrix_of(5, 9, 0.3, "csr", 70 + k, 0.0, [](double u) { return std::floor(8 * u) + 1; }));
+        msigs.emplace(as[k], TensorSignature::of(a.back()));
+        msum += (msum.empty() ? "" : " + ") + as[k] + "[i,j]";
+    }
+    Tensor c = random_matrix_of(5, 9, 0.3, "dense", 1, 0.0, [](double u) { return u; });
+    msigs.emplace("C", TensorSignature::of(c));
+    EXPECT_EQ(generate_c(ir::parse_program("C[i,j] = " + msum), msigs).find("siskin_window_"), std::string::npos);
 }
 
 TEST(CompilerManyOperands, UnionsOfMatricesMatchTheReference) {

@@ -514,6 +514,154 @@ void advance_list(LowerCtx& ctx, const ListState& st, const cast::Expr& end) {
     ctx.emit(read_list(ctx, st, live));
 }
 
+// The rest of the extent past merge_hi: every operand in its last phase.
+void lower_rest(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                const std::vector<Cursor>& cursors, const cast::Expr& merge_hi) {
+    Extent rest{merge_hi, ext.hi};
+    std::set<const Node*> skip;
+    std::map<const Node*, LExpr> by;
+    for (const auto& c : cursors) {
+        skip.insert(c.node);
+        const auto& part = c.parts.back();
+        by.emplace(c.node, c.node->with(truncate(ctx, part.looplet, part.range, rest)));
+    }
+    lower_range(ctx, index, rest, replace_unfurled(truncate_all(ctx, body, index, ext, rest, skip), by));
+}
+
+// The window merge: where every operand is a sorted list of values of one type with a literal
+// fill and the body does nothing where they all hold it, the loop visits coordinates some list
+// holds in windows of `width` coordinates. Each list spreads its entries in the window into a
+// local array (entry j * k + m for operand m at coordinate lo + j) and marks them in a bitmap;
+// then the body runs once per marked coordinate with every operand read from the array, which
+// gets its fills back as it goes. The step loop above costs a min, a compare and a branch per
+// operand per coordinate, and the branch that moves the operand on mispredicts about once per
+// coordinate; here a list costs one store per entry and a loop exit per window. Measured on
+// `o[i] = x0[i] + ... + x11[i]` (10^4 entries each in 10^6; bench/many_operands.sh): 0.69 ms
+// against 1.60 ms for the step loop; separate arrays per operand (one L1 set per coordinate for
+// all of them) were slower than the step loop.
+
+/// Entries of the window's array (siskin_window_* in the prelude): 64 KiB of doubles, in L1 or
+/// L2; the window spans the most multiple of 64 coordinates that fit k operands.
+constexpr int64_t kWindowEntries = 8192;
+
+// Whether the body does nothing (lowers to no code) where every list holds its fill.
+bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                      const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists) {
+    auto claims = ctx.claims();
+    size_t mark = ctx.prover().mark();
+    Extent probe{cast::var("siskin_probe_lo"), cast::var("siskin_probe_hi")};
+    std::set<const Node*> skip;
+    std::map<const Node*, LExpr> by;
+    for (size_t m = 0; m < cursors.size(); ++m) {
+        skip.insert(cursors[m].node);
+        by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(lists[m]->fill)));
+    }
+    auto code = ctx.capture([&] {
+        lower_extent(ctx, index, probe, replace_unfurled(truncate_all(ctx, body, index, ext, probe, skip), by));
+    });
+    ctx.prover().rollback(mark);
+    ctx.restore_claims(std::move(claims));
+    return code.empty();
+}
+
+// The window merge applies: the outermost loop (its array is filled once per call), unguarded
+// lists of one value type with literal fills, few enough for a window of 64 coordinates.
+bool window_applies(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                    const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists) {
+    if (ctx.depth != 1 || static_cast<int64_t>(cursors.size()) * 64 > kWindowEntries) return false;
+    for (size_t m = 0; m < cursors.size(); ++m)
+        if (!lists[m] || cursors[m].guard || !lists[m]->choice || lists[m]->tail_type != lists[0]->tail_type)
+            return false;
+    return fills_do_nothing(ctx, index, ext, body, cursors, lists);
+}
+
+void window_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                  const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists,
+                  const cast::Expr& merge_hi) {
+    Prover& pr = ctx.prover();
+    const int64_t k = static_cast<int64_t>(cursors.size());
+    const int64_t width = kWindowEntries / k / 64 * 64;
+    const ValueType type = lists[0]->tail_type;
+    std::string window = ctx.fresh("window"), marks = ctx.fresh("window_marks");
+    ctx.emit(cast::Decl::make(cast::Type::named("siskin_window_" + std::string(c_type_name(type))), window));
+    ctx.emit(cast::Decl::make(cast::Type::named("siskin_window_marks"), marks));
+    auto slot = [&](const cast::Expr& j, int64_t m) {
+        return cast::at(cast::var(window), c_add(cast::bin(BinaryOp::Mul, j, c_int(k)), m));
+    };
+    // Every entry holds its operand's fill, every mark is clear, between windows too.
+    auto refill = [&](const cast::Expr& j) {
+        std::vector<cast::Stmt> out;
+        for (int64_t m = 0; m < k; ++m) out.push_back(cast::assign(slot(j, m), c_value(ctx, lists[m]->fill)));
+        return out;
+    };
+    std::string j0 = ctx.fresh("j");
+    ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), j0, c_int(0)),
+                             lt(cast::var(j0), c_int(width)), cast::Increment::make(cast::var(j0)),
+                             cast::Block::make(refill(cast::var(j0)))));
+    std::string w0 = ctx.fresh("w");
+    ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), w0, c_int(0)),
+                             lt(cast::var(w0), c_int(width / 64)), cast::Increment::make(cast::var(w0)),
+                             cast::assign(cast::at(cast::var(marks), cast::var(w0)), c_int(0))));
+
+    // The window starts at the first coordinate some list holds (stops are coordinate + 1,
+    // INT64_MAX past a list's end).
+    std::vector<cast::Expr> stops;
+    for (const auto& st : lists) stops.push_back(st->stop);
+    auto first = [&] { return c_add(pr.min(stops), -1); };
+    std::string lo_name = ctx.fresh(index + "_window");
+    cast::Expr lo = cast::var(lo_name);
+    ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), lo_name, first()));
+    auto code = ctx.capture([&] {
+        cast::Expr hi = ctx.local(index + "_window_end", pr.min({c_add(lo, width), merge_hi}));
+        auto mark_bit = [&](const cast::Expr& j) {
+            cast::Expr one = cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(1));
+            return cast::Assign::make(cast::at(cast::var(marks), cast::bin(BinaryOp::Shr, j, c_int(6))),
+                                      cast::AssignOp::BitOr,
+                                      cast::bin(BinaryOp::Shl, one, cast::bin(BinaryOp::BitAnd, j, c_int(63))));
+        };
+        // Each list spreads its entries in [lo, hi) into the window.
+        for (int64_t m = 0; m < k; ++m) {
+            const ListState& st = *lists[m];
+            auto spread = ctx.capture([&] {
+                cast::Expr j = ctx.local("j", c_add(cast::bin(BinaryOp::Sub, st.stop, lo), -1));
+                ctx.emit(cast::assign(slot(j, m), *st.tail));
+                ctx.emit(mark_bit(j));
+                advance_list(ctx, st, st.stop);
+            });
+            ctx.emit(cast::While::make(cast::bin(BinaryOp::Le, st.stop, hi), cast::Block::make(spread)));
+        }
+        // The body at each marked coordinate, in order; its entries then get their fills back.
+        std::string w = ctx.fresh("w");
+        auto words = ctx.capture([&] {
+            cast::Expr bits = ctx.local("bits", cast::at(cast::var(marks), cast::var(w)), ValueType::UInt64);
+            ctx.emit(cast::assign(cast::at(cast::var(marks), cast::var(w)), c_int(0)));
+            auto visit = ctx.capture([&] {
+                cast::Expr j = ctx.local("j", c_add(cast::bin(BinaryOp::Mul, cast::var(w), c_int(64)),
+                                                    cast::call("siskin_ctz_u64", {bits})));
+                ctx.emit(cast::Assign::make(bits, cast::AssignOp::BitAnd,
+                                            cast::bin(BinaryOp::Sub, bits, cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(1)))));
+                cast::Expr at = ctx.local(index + "_at", cast::bin(BinaryOp::Add, lo, j));
+                Extent step{at, c_add(at, 1)};
+                std::set<const Node*> skip;
+                std::map<const Node*, LExpr> by;
+                for (int64_t m = 0; m < k; ++m) {
+                    skip.insert(cursors[m].node);
+                    LExpr v = CValue::make(slot(j, m), type, lists[m]->tail_finite);
+                    by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(v)));
+                }
+                lower_extent(ctx, index, step, replace_unfurled(truncate_all(ctx, body, index, ext, step, skip), by));
+                ctx.emit(refill(j));
+            });
+            ctx.emit(cast::While::make(cast::bin(BinaryOp::Ne, bits, c_int(0)), cast::Block::make(visit)));
+        });
+        ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), w, c_int(0)),
+                                 lt(cast::var(w), c_int(width / 64)), cast::Increment::make(cast::var(w)),
+                                 cast::Block::make(words)));
+        ctx.emit(cast::assign(lo, first()));
+    });
+    ctx.emit(cast::While::make(lt(lo, merge_hi), cast::Block::make(code)));
+}
+
 // The merge loop over ext (lower_merge's, once the operands are cursors).
 void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
                 const std::vector<Cursor>& cursors) {
@@ -554,6 +702,12 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
     std::vector<std::optional<ListState>> lists(cursors.size());
     for (size_t k = 0; k < cursors.size(); ++k)
         if (cursors[k].list) lists[k] = open_list(ctx, cursors[k], ext.lo);
+
+    if (last_phases_plain && window_applies(ctx, index, ext, body, cursors, lists)) {
+        window_merge(ctx, index, ext, body, cursors, lists, merge_hi);
+        lower_rest(ctx, index, ext, body, cursors, merge_hi);
+        return;
+    }
 
     std::string start_name = ctx.fresh(index + "_start");
     cast::Expr start = cast::var(start_name);
@@ -669,17 +823,7 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
     pr.rollback(mark);
     ctx.emit(cast::While::make(lt(start, merge_hi), cast::Block::make(code)));
 
-    if (!last_phases_plain) return;
-    // The rest of the extent: every operand in its last phase.
-    Extent rest{merge_hi, ext.hi};
-    std::set<const Node*> skip;
-    std::map<const Node*, LExpr> by;
-    for (const auto& c : cursors) {
-        skip.insert(c.node);
-        const auto& part = c.parts.back();
-        by.emplace(c.node, c.node->with(truncate(ctx, part.looplet, part.range, rest)));
-    }
-    lower_range(ctx, index, rest, replace_unfurled(truncate_all(ctx, body, index, ext, rest, skip), by));
+    if (last_phases_plain) lower_rest(ctx, index, ext, body, cursors, merge_hi);
 }
 
 } // namespace
