@@ -6,6 +6,14 @@ compiles it once (outside timing) and runs it; each peer computes the same resul
 of --repeat runs is reported, with ratios peer / siskin (above 1: siskin is faster). Every
 result is checked against the dense peer before it is reported. Single-threaded everywhere.
 
+What is timed, on every side: a fresh output (allocated and zeroed) and the computation into it.
+siskin's run allocates its outputs and its kernel writes the fill (0) over the dense output;
+the MLIR peer's run allocates np.zeros (calloc: the OS hands out zero pages, which the kernel
+faults in as it writes) and passes it as the linalg output it accumulates into; scipy and numpy
+allocate their results. Convolution rows also give siskin's time on an all-zero input of the
+same format and shape (`empty`: the same kernel with no entries, so the output's allocation and
+zeroing alone), so the per-entry part of a row is its time less that.
+
 Peers:
   ndimage   scipy.ndimage.correlate on the dense array (mode="constant", cropped to the valid
             region), the dense baseline;
@@ -156,6 +164,10 @@ def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
         got = siskin_dense(prog)
         assert np.allclose(got, ref), f"siskin {fmt} disagrees"
         ms = statistics.median(runs)
+        empty_input = native.convert_compiled(native.dense(np.zeros(shape)), fmt)[0] if fmt != "dense" \
+            else native.dense(np.zeros(shape))
+        empty = native.Program(CONV[dims], {"I": empty_input, "F": native.dense(f)}, {"O": ""}, cache, {"O": dims})
+        empty_ms = statistics.median([empty.run() for _ in range(repeat)])
         row_peers = dict(peers)
         m = mlir_ms(dims, shape, fmt, f, out_shape, t, ref, repeat)
         if m is not None:
@@ -163,7 +175,7 @@ def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
         peers_here = row_peers
         rows.append({"kernel": f"conv{dims}d", "shape": "x".join(map(str, shape)),
                      "filter": "x".join(map(str, fshape)), "density": density, "format": fmt,
-                     "siskin_ms": ms, "peers_ms": peers_here,
+                     "siskin_ms": ms, "siskin_empty_ms": empty_ms, "peers_ms": peers_here,
                      "ratios": {k: v / ms for k, v in peers_here.items()}})
     return rows
 
@@ -288,8 +300,9 @@ def main():
 def print_row(rows):
     for r in rows:
         ratios = "  ".join(f"{k} {v:6.2f}x" for k, v in r["ratios"].items())
+        empty = f" (empty {r['siskin_empty_ms']:.3f})" if "siskin_empty_ms" in r else ""
         print(f"{r['kernel']:7s} {r['shape']:>13s} {r['filter']:>8s} density {r['density']:<6} "
-              f"{r['format']:45s} siskin {r['siskin_ms']:9.3f} ms   {ratios}", flush=True)
+              f"{r['format']:45s} siskin {r['siskin_ms']:9.3f} ms{empty}   {ratios}", flush=True)
 
 
 if __name__ == "__main__":
