@@ -7,11 +7,13 @@
 # Archer tool (OMP_TOOL_LIBRARIES) tells ThreadSanitizer what OpenMP's fork, join, barriers and
 # critical sections order: GCC's libgomp is not instrumented, so with it every region would be
 # reported. Covered: the kernels' own code and the runtime C it includes (runtime/*.h: chunking,
-# the per-thread parts and their join, the status record, buffer growth). Not covered: the C++
-# library (the counting-sort transpose's threads), which would need a ThreadSanitizer build of
-# all of siskin; OpenMP's internals (ignore_noninstrumented_modules). Kernels allocate with malloc
-# only here (SISKIN_BLOCK_NO_MAP): ThreadSanitizer does not see mremap, so a mapping one thread
-# gave up and another got at the same address would read as a race.
+# the per-thread parts and their join, the status record, buffer growth), and the library's own
+# threads, the counting-sort transpose (src/tensor/counting_transpose.hpp, built alone by
+# scripts/tsan/transpose_driver.cpp and checked against one thread). Not covered: the rest of the
+# C++ library, which starts no threads; OpenMP's internals (ignore_noninstrumented_modules).
+# Kernels allocate with malloc only here (SISKIN_BLOCK_NO_MAP): ThreadSanitizer does not see
+# mremap, so a mapping one thread gave up and another got at the same address would read as a
+# race.
 # Not part of scripts/test.sh: it compiles 21 kernels with the sanitizer (minutes).
 # Usage: scripts/tsan.sh   (after building build/siskin; SISKIN_BUILD names another build folder)
 set -euo pipefail
@@ -24,5 +26,7 @@ if [ ! -x "$build/siskin" ]; then
 fi
 work=build-tsan
 mkdir -p "$work"
+clang++ -std=c++20 -Wall -Wextra -fsanitize=thread -g -O1 -I src scripts/tsan/transpose_driver.cpp -o "$work/transpose_driver"
+"$work/transpose_driver"
 clang -Wall -Wextra -fsanitize=thread -g scripts/tsan/kernel_driver.c -o "$work/kernel_driver" -ldl
 /usr/bin/python3 scripts/tsan/threaded_kernels.py "$build/siskin" "$work/kernel_driver" "$work/kernels"

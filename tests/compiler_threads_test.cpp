@@ -184,6 +184,21 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
     }
 }
 
+TEST(ThreadedKernels, ATransposedTemporaryAboveTheThresholdIsSharedAndTheSame) {
+    // The CSC copy of a CSR matrix reads it through a transposed temporary (concordize), which
+    // Kernel::run makes with the counting-sort transpose on the kernel's threads: 1000 x 1000
+    // with about 200,000 entries is above 2^16 rows plus entries a share, so 2, 3 and 7
+    // threads get 2, 3 and 3 shares; every count gives the bytes of the serial conversion.
+    Tensor A = skewed_matrix(1000, 1000, "csr", 61);
+    Tensor want = A.convert(Format::parse("csc", 2));
+    ir::Program program = ir::parse_program("for i1, i0 { B[i0, i1] = A[i0, i1] }");
+    std::map<std::string, OutputSpec> specs{{"B", OutputSpec{Format::parse("csc", 2)}}};
+    for (int threads : {2, 3, 7}) {
+        CompiledProgram k = compile_for(program, {{"A", &A}}, specs, threaded(threads));
+        EXPECT_TRUE(same_storage(want, k.run({{"A", &A}}).at("B"))) << "threads " << threads;
+    }
+}
+
 // Calls of one kernel on the inputs `inputs_of(k)` (reference `want[k]`): one after another in
 // the order 0, 1, 2, 1, 3, 2, then six from each of four host threads at once.
 void expect_calls_agree(CompiledProgram& kernel, const std::function<std::map<std::string, const Tensor*>(size_t)>& inputs_of,

@@ -7,23 +7,16 @@
 #include "tensor/transpose.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <system_error>
-#include <thread>
 #include <type_traits>
 #include <utility>
 
 #include "levels/level_format.hpp"
+#include "tensor/buffer_memory.hpp"
+#include "tensor/counting_transpose.hpp"
 
 namespace siskin::detail {
 
 namespace {
-
-template <class T> bool equals_fill(T v, T fill) {
-    if constexpr (std::is_floating_point_v<T>) return v == fill || (std::isnan(v) && std::isnan(fill));
-    else return v == fill;
-}
 
 template <class T> T fill_as(const Scalar& s) {
     if constexpr (std::is_floating_point_v<T>) return static_cast<T>(s.as_double());
@@ -32,109 +25,13 @@ template <class T> T fill_as(const Scalar& s) {
     else return static_cast<T>(s.as_int());
 }
 
-// Runs f(0) .. f(n - 1) at once, f(0) on the calling thread. A thread that cannot be started
-// leaves its share to the calling thread: the shares are independent, so nothing changes but
-// the time.
-template <class F> void run_shares(int n, const F& f) {
-    std::vector<std::thread> others;
-    std::vector<int> inline_shares;
-    for (int t = 1; t < n; ++t) {
-        try {
-            others.emplace_back([&f, t] { f(t); });
-        } catch (const std::system_error&) {
-            inline_shares.push_back(t);
-        }
-    }
-    f(0);
-    for (int t : inline_shares) f(t);
-    for (auto& th : others) th.join();
+// A buffer of n elements whose memory is not cleared first, for a caller that writes them all.
+Buffer unzeroed_buffer(ValueType type, int64_t n) {
+    Buffer b(type, 0);
+    buffer_memory::reserve(b, n, false);
+    b.raw().size = n;
+    return b;
 }
-
-// The first row of share t of n over rows [0, rows): rows weigh 1 plus their entries, as the
-// chunks of a parallel kernel loop do (runtime/siskin_parallel.h).
-template <class In> int64_t first_row(const In* pos, int64_t rows, int t, int n) {
-    auto weight = [&](int64_t r) { return r + static_cast<int64_t>(pos[r]); };
-    int64_t goal = static_cast<int64_t>(static_cast<__int128>(weight(rows)) * t / n);
-    int64_t a = 0, b = rows;
-    while (a < b) {
-        int64_t m = a + (b - a) / 2;
-        if (weight(m) < goal) a = m + 1;
-        else b = m;
-    }
-    return a;
-}
-
-// Counting sort over shares of the old rows (one share per thread, balanced by entries). Share
-// t counts its entries per new fibre in counts[t]; the fibres' bounds are the prefix sums of the
-// totals; counts[t][c] then becomes where share t's first entry of fibre c goes, after those of
-// the shares before it, so the scatter fills each new fibre in old-row order, as one pass would.
-// `In` is the source's index type, `T` the value type; entries equal to the fill are dropped.
-template <class In, class T> class CountingTranspose {
-public:
-    CountingTranspose(const LevelStorage& inner, const Buffer& values, int64_t n_old, int64_t n_new,
-                      const Scalar& fill, int shares)
-        : pos_(inner.buffer("pos").data<In>()), crd_(inner.buffer("crd").data<In>()),
-          val_(values.data<T>()), fill_(fill_as<T>(fill)), n_new_(n_new),
-          shares_(shares), counts_(static_cast<size_t>(shares), std::vector<int64_t>(static_cast<size_t>(n_new), 0)) {
-        for (int t = 0; t <= shares; ++t) rows_.push_back(first_row(pos_, n_old, t, shares));
-    }
-
-    // The new fibres' bounds (n_new + 1 of them).
-    std::vector<int64_t> count() {
-        run_shares(shares_, [&](int t) {
-            std::vector<int64_t>& mine = counts_[static_cast<size_t>(t)];
-            int64_t from = pos_[rows_[static_cast<size_t>(t)]], to = pos_[rows_[static_cast<size_t>(t) + 1]];
-            for (int64_t p = from; p < to; ++p)
-                if (!equals_fill<T>(val_[p], fill_)) ++mine[static_cast<size_t>(crd_[p])];
-        });
-        std::vector<int64_t> new_pos(static_cast<size_t>(n_new_) + 1, 0);
-        run_shares(shares_, [&](int t) {
-            for (int64_t c = column(t); c < column(t + 1); ++c) {
-                int64_t total = 0;
-                for (const auto& share : counts_) total += share[static_cast<size_t>(c)];
-                new_pos[static_cast<size_t>(c) + 1] = total;
-            }
-        });
-        for (size_t k = 1; k < new_pos.size(); ++k) new_pos[k] += new_pos[k - 1];
-        run_shares(shares_, [&](int t) {
-            for (int64_t c = column(t); c < column(t + 1); ++c) {
-                int64_t next = new_pos[static_cast<size_t>(c)];
-                for (auto& share : counts_) next += std::exchange(share[static_cast<size_t>(c)], next);
-            }
-        });
-        return new_pos;
-    }
-
-    // Each entry to its new fibre, straight into the target's index type `Out`.
-    template <class Out> void scatter(Buffer& new_crd, Buffer& new_values) {
-        Out* out_crd = new_crd.data<Out>();
-        T* out = new_values.data<T>();
-        run_shares(shares_, [&](int t) {
-            std::vector<int64_t>& next = counts_[static_cast<size_t>(t)];
-            for (int64_t i = rows_[static_cast<size_t>(t)]; i < rows_[static_cast<size_t>(t) + 1]; ++i) {
-                for (int64_t p = static_cast<int64_t>(pos_[i]); p < static_cast<int64_t>(pos_[i + 1]); ++p) {
-                    if (equals_fill<T>(val_[p], fill_)) continue;
-                    int64_t q = next[static_cast<size_t>(crd_[p])]++;
-                    out_crd[q] = static_cast<Out>(i);
-                    out[q] = val_[p];
-                }
-            }
-        });
-    }
-
-private:
-    // The first new fibre of share t when the fibres are cut evenly.
-    int64_t column(int t) const { return static_cast<int64_t>(static_cast<__int128>(n_new_) * t / shares_); }
-
-    const In* pos_;
-    const In* crd_;
-    const T* val_;
-    T fill_;
-    int64_t n_new_;
-    int shares_;
-    std::vector<int64_t> rows_;                // share t holds old rows [rows_[t], rows_[t + 1])
-    std::vector<std::vector<int64_t>> counts_; // per share, per new fibre
-};
 
 // Calls f with a value of the C type of `type` (its value only selects the type).
 template <class F> void with_value_type(ValueType type, F&& f) {
@@ -156,7 +53,7 @@ template <class F> void with_value_type(ValueType type, F&& f) {
 } // namespace
 
 std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target, int threads,
-                                              int64_t work_per_thread) {
+                                              int64_t least_share_work) {
     const Format& from = source.format();
     if (!levels::is_compressed_matrix(from) || !levels::is_compressed_matrix(target)) return std::nullopt;
     int a = from.levels()[0].modes[0], b = from.levels()[1].modes[0];
@@ -175,22 +72,27 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     Buffer values(source.type(), 0);
     Buffer crd;
     std::vector<int64_t> pos;
-    // One share per thread when there is enough to share: each costs a counts array as long as
-    // the new pos array, and a thread's start.
+    // One share per thread when there is enough to share: each costs a thread's start, and a
+    // counts array as long as the new pos array that it fills and sums, so by default each share
+    // gets at least that many rows and entries too (which also bounds the counts' memory by the
+    // source's: 2^30 columns would otherwise cost 8 GiB a thread).
     int64_t work = n_old + source.stored();
-    int shares = std::max(1, static_cast<int>(std::min<int64_t>(threads, work / std::max<int64_t>(work_per_thread, 1))));
+    int64_t least_share = least_share_work > 0 ? least_share_work : std::max(kTransposeWorkPerThread, n_new);
+    int shares = static_cast<int>(std::clamp<int64_t>(work / least_share, 1, std::max(threads, 1)));
+    // The result's crd and values, not zeroed: the scatter writes every element.
     auto transpose = [&](auto in_tag, auto value_tag) {
         using In = decltype(in_tag);
         using T = decltype(value_tag);
-        CountingTranspose<In, T> sort(inner, source.values(), n_old, n_new, source.fill(), shares);
-        pos = sort.count();
-        int64_t nnz = pos.back();
-        list.index_bits = levels::choose_index_bits(list.index_bits, std::max(nnz, n_old), "sparselist");
-        bool narrow_out = list.index_bits == 32;
-        crd = Buffer(narrow_out ? ValueType::Int32 : ValueType::Int64, nnz);
-        values = Buffer(source.type(), nnz);
-        if (narrow_out) sort.template scatter<int32_t>(crd, values);
-        else sort.template scatter<int64_t>(crd, values);
+        CompressedSource<In, T> src{inner.buffer("pos").data<In>(), inner.buffer("crd").data<In>(),
+                                    source.values().data<T>(), fill_as<T>(source.fill()), n_old, n_new};
+        CountingTranspose<In, T> sort(src);
+        pos = sort.run(shares, [&](int64_t nnz) {
+            list.index_bits = levels::choose_index_bits(list.index_bits, std::max(nnz, n_old), "sparselist");
+            bool narrow_out = list.index_bits == 32;
+            crd = unzeroed_buffer(narrow_out ? ValueType::Int32 : ValueType::Int64, nnz);
+            values = unzeroed_buffer(source.type(), nnz);
+            return TransposeTarget<T>{crd.raw().data, values.data<T>(), narrow_out};
+        });
     };
     with_value_type(source.type(), [&](auto tag) {
         if (narrow_in) transpose(int32_t{}, tag);

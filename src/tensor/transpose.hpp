@@ -13,10 +13,12 @@ inline constexpr int64_t kTransposeWorkPerThread = int64_t{1} << 16;
 
 /// When `source` is dense(a)/sparselist(b)/element and `target` is dense(b)/sparselist(a)/element,
 /// its storage in `target` (explicit fills dropped, index widths chosen as the builders do);
-/// otherwise nothing. Up to `threads` threads share the old rows, one per `work_per_thread` rows
-/// and entries; the result does not depend on how many.
+/// otherwise nothing. Up to `threads` threads share the old rows (counting_transpose.hpp), each
+/// share at least `least_share_work` rows and entries; by default (0) kTransposeWorkPerThread
+/// and no fewer than the new fibres, as each share counts into an array as long as them (tests
+/// pass 1: a share per thread however small). The result does not depend on how many.
 std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target, int threads = 1,
-                                              int64_t work_per_thread = kTransposeWorkPerThread);
+                                              int64_t least_share_work = 0);
 
 /// Tensor::convert, with the counting-sort transpose on up to `threads` threads (a kernel's
 /// transposed temporaries and routed outputs, the compiler's fallback conversions).
