@@ -2,17 +2,19 @@
 
 Run by bench/run-conv through bench/peers' siskin_peers (siskin is the built-in module
 `siskin_native`). Every row is one program on one seeded random input at one density: siskin
-compiles it once (outside timing) and runs it; each peer computes the same result; the median
-of --repeat runs is reported, with ratios peer / siskin (above 1: siskin is faster). Every
-result is checked against the dense peer before it is reported. Single-threaded everywhere.
+compiles it once (outside timing) and runs it; each peer computes the same result; the fastest
+of --repeat runs is reported, with ratios peer / siskin (above 1: siskin is faster): on a
+machine loaded past its cores a run of 1.5 ms now and then took 9-13 ms (descheduled), and a
+median of five caught those on one side and not the other. Every result is checked against the
+dense peer before it is reported. Single-threaded everywhere.
 
 What is timed, on every side: a fresh output (allocated and zeroed) and the computation into it.
 siskin's run allocates its outputs and its kernel writes the fill (0) over the dense output;
-the MLIR peer's run allocates np.zeros (calloc: the OS hands out zero pages, which the kernel
-faults in as it writes) and passes it as the linalg output it accumulates into; scipy and numpy
-allocate their results. Convolution rows also give siskin's time on an all-zero input of the
-same format and shape (`empty`: the same kernel with no entries, so the output's allocation and
-zeroing alone), so the per-entry part of a row is its time less that.
+the MLIR peer's run allocates np.zeros (calloc) and passes it as the linalg output it
+accumulates into; scipy and numpy allocate their results. Convolution rows also give siskin's
+time on an all-zero input of the same format and shape (`empty`: the same kernel with no
+entries, so the output's allocation and zeroing alone): the per-entry part of a row is its time
+less that.
 
 Peers:
   ndimage   scipy.ndimage.correlate on the dense array (mode="constant", cropped to the valid
@@ -29,7 +31,6 @@ Peers:
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 
@@ -54,7 +55,7 @@ def timed(f, repeat):
         t0 = time.perf_counter_ns()
         out = f()
         times.append((time.perf_counter_ns() - t0) / 1e6)
-    return statistics.median(times), out
+    return min(times), out
 
 
 def random_array(shape, density, seed):
@@ -163,11 +164,11 @@ def conv_rows(dims, shape, fshape, density, formats, repeat, cache, seed):
         runs = [prog.run() for _ in range(repeat)]
         got = siskin_dense(prog)
         assert np.allclose(got, ref), f"siskin {fmt} disagrees"
-        ms = statistics.median(runs)
+        ms = min(runs)
         empty_input = native.convert_compiled(native.dense(np.zeros(shape)), fmt)[0] if fmt != "dense" \
             else native.dense(np.zeros(shape))
         empty = native.Program(CONV[dims], {"I": empty_input, "F": native.dense(f)}, {"O": ""}, cache, {"O": dims})
-        empty_ms = statistics.median([empty.run() for _ in range(repeat)])
+        empty_ms = min(empty.run() for _ in range(repeat))
         row_peers = dict(peers)
         m = mlir_ms(dims, shape, fmt, f, out_shape, t, ref, repeat)
         if m is not None:
@@ -209,7 +210,7 @@ def stencil_rows(shape, density, formats, repeat, cache, seed):
         compile_s = time.perf_counter() - t0
         runs = [prog.run() for _ in range(repeat)]
         assert np.allclose(siskin_dense(prog), ref), f"siskin {fmt} disagrees on the stencil"
-        ms = statistics.median(runs)
+        ms = min(runs)
         peer = "shifted" if nd == 2 else "numpy"
         rows.append({"kernel": f"stencil{len(taps)}", "shape": "x".join(map(str, shape)), "filter": f"{len(taps)} reads",
                      "density": density, "format": fmt, "siskin_ms": ms, "compile_s": compile_s,
@@ -235,7 +236,7 @@ def nhwc_rows(shape, fshape, density, formats, repeat, cache, seed):
                               {"O": ""}, cache, {"O": 4})
         runs = [prog.run() for _ in range(repeat)]
         assert np.allclose(siskin_dense(prog), ref), f"siskin {fmt} disagrees on the NHWC layer"
-        ms = statistics.median(runs)
+        ms = min(runs)
         peers = {"einsum": ref_ms}
         out_shape = (shape[0], shape[1] - R + 1, shape[2] - Q + 1, fshape[3])
         m = mlir_ms("nhwc", shape, fmt, f, out_shape, t, ref, repeat)
