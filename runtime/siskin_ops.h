@@ -215,6 +215,9 @@ static inline bool siskin_bitwise_not_b(bool a) { return !a; }
     static inline F siskin_trunc_##S(F a) { return trunc##M(a); }                              \
     static inline F siskin_round_##S(F a) { return rint##M(a); }                               \
     static inline F siskin_atan2_##S(F y, F x) { return atan2##M(y, x); }                      \
+    static inline F siskin_copysign_##S(F x, F y) { return copysign##M(x, y); }                 \
+    static inline F siskin_hypot_##S(F a, F b) { return hypot##M(a, b); }                       \
+    static inline F siskin_nextafter_##S(F x, F y) { return nextafter##M(x, y); }               \
     /* NaN stays NaN; -0.0 gives 0.0, as NumPy's sign. */                                      \
     static inline F siskin_sign_##S(F a) { return a != a ? a : (F)((a > 0) - (a < 0)); }        \
     /* log(exp(a) + exp(b)) without overflow, as NumPy's: equal arguments (infinities of one   \

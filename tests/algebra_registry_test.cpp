@@ -19,7 +19,7 @@ const Builtin kBuiltins[] = {
     {"max", 2}, {"and", 2}, {"or", 2}, {"xor", 2}, {"not", 1}, {"ifelse", 3},
     {"bitwise_and", 2}, {"bitwise_or", 2}, {"bitwise_xor", 2}, {"bitwise_not", 1}, {"shl", 2},
     {"shr", 2}, {"exp", 1}, {"log", 1}, {"sqrt", 1}, {"pow", 2}, {"ldexp", 2}, {"sign", 1},
-    {"logaddexp", 2},
+    {"logaddexp", 2}, {"copysign", 2}, {"hypot", 2}, {"nextafter", 2}, {"signbit", 1},
 };
 
 // A minimal well-formed user operator: the integer part of its first argument.

@@ -115,6 +115,31 @@ const std::vector<Expect>& numpy_results() {
         {"log", {f64(kNaN)}, f64(kNaN)},
         {"sqrt", {f64(-1)}, f64(kNaN)},
         {"sqrt", {i64(4)}, f64(2)},
+        // copysign: x's magnitude, y's sign bit (-0.0 counts); integers give float64.
+        {"copysign", {f64(3), f64(-0.0)}, f64(-3)},
+        {"copysign", {f64(-2), f64(kInf)}, f64(2)},
+        {"copysign", {i64(-2), i64(1)}, f64(2)},
+        {"copysign", {f64(0), f64(-1)}, f64(-0.0)},
+        {"copysign", {f32(1.5f), f32(-1)}, f32(-1.5f)},
+        // hypot: an infinity wins over NaN (IEEE), integers give float64.
+        {"hypot", {f64(3), f64(4)}, f64(5)},
+        {"hypot", {f64(kInf), f64(kNaN)}, f64(kInf)},
+        {"hypot", {f64(kNaN), f64(1)}, f64(kNaN)},
+        {"hypot", {i64(3), i64(4)}, f64(5)},
+        {"hypot", {f32(1e30f), f32(1e30f)}, f32(1.4142135e30f)},
+        // signbit: -0.0 and -inf have it, an integer below 0 has it.
+        {"signbit", {f64(-0.0)}, b(true)},
+        {"signbit", {f64(0.0)}, b(false)},
+        {"signbit", {f64(-kInf)}, b(true)},
+        {"signbit", {i64(-3)}, b(true)},
+        {"signbit", {u8(200)}, b(false)},
+        // nextafter: one ulp towards y; NaN in, NaN out; x == y gives y (-0.0 here).
+        {"nextafter", {f64(1), f64(2)}, f64(1.0000000000000002)},
+        {"nextafter", {f64(0), f64(-1)}, f64(-5e-324)},
+        {"nextafter", {f32(1), f32(2)}, f32(1.00000012f)},
+        {"nextafter", {f64(1), f64(kNaN)}, f64(kNaN)},
+        {"nextafter", {f64(0), f64(-0.0)}, f64(-0.0)},
+        {"nextafter", {i64(1), i64(2)}, f64(1.0000000000000002)},
         // where(c, a, b): c is truthy when nonzero or NaN; a and b promote.
         {"where", {b(true), i8(1), f32(2)}, f32(1)},
         {"where", {f64(kNaN), i64(1), i64(2)}, i64(1)},

@@ -249,7 +249,8 @@ _ELEMENTWISE = {
     "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh",
     "acosh": "acosh", "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
     "log10": "log10", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "round": "round",
-    "sign": "sign", "logaddexp": "logaddexp",
+    "sign": "sign", "logaddexp": "logaddexp", "copysign": "copysign", "hypot": "hypot",
+    "nextafter": "nextafter", "signbit": "signbit",
 }
 ELEMENTWISE = {name: _ufunc(name, op) for name, op in _ELEMENTWISE.items()}
 

@@ -190,3 +190,29 @@ def test_a_numpy_array_changed_to_inf_is_seen_by_a_cached_kernel():
     check(siskin.multiply(a, c), np.array([[2.0, 0.0], [0.0, 3.0]]))
     c.to_numpy()[1, 0] = -np.inf
     check(siskin.multiply(a, c), np.array([[2.0, 0.0], [np.nan, 3.0]]))
+
+
+def test_copysign_hypot_nextafter_signbit_match_numpy():
+    # Compiled as siskin's operators (docs/ufuncs.md), under fills 0, 1, NaN and inf (NaN and
+    # inf stored too), float64, int64 and int32 (float64 results, as NumPy's; float32 below),
+    # a size-1 and an empty shape; through the namespace and NumPy's ufuncs alike (one kernel
+    # for both).
+    for index in (1, 2, 3, 4, 5, 9, 11):
+        (x, dx), (y, dy) = make(index), make(index, seed=1)
+        fx, fy = np_fill(x).astype(dx.dtype), np_fill(y).astype(dy.dtype)
+        for name in ("copysign", "hypot", "nextafter"):
+            ufunc = getattr(np, name)
+            for result in (getattr(siskin, name)(x, y), ufunc(x, y)):
+                check(result, ufunc(dx, dy), ufunc(fx, fy))
+        for result in (siskin.signbit(x), np.signbit(x)):
+            check(result, np.signbit(dx), np.signbit(fx))
+    # The signs NumPy keeps: -0.0 and a negative NaN's sign bit, a -0.0 fill.
+    z = siskin.asarray(np.array([0.0, -0.0, 2.0, -np.nan]))
+    assert list(np.asarray(siskin.signbit(z))) == [False, True, False, True]
+    neg = siskin.asarray(np.array([-1.0, 3.0, -0.0]), format="sparselist(0)", fill_value=-0.0)
+    got = siskin.copysign(np.array([2.0, 2.0, 2.0]), neg).compute()
+    assert list(np.asarray(got)) == [-2.0, 2.0, -2.0] and np.signbit(np.asarray(got)[2])
+    # nextafter steps one ulp in the operands' own float type.
+    one = siskin.asarray(np.ones(2, dtype=np.float32))
+    check(siskin.nextafter(one, siskin.asarray(np.full(2, 2.0, dtype=np.float32))),
+          np.nextafter(np.ones(2, dtype=np.float32), np.float32(2.0)))

@@ -81,10 +81,6 @@ WHY_ABSENT = {
     "fft": "optional extension, not provided",
     "cumulative_sum": "a scan along an axis: no such operation in siskin's programs yet",
     "cumulative_prod": "a scan along an axis: no such operation in siskin's programs yet",
-    "copysign": "no copysign operator in docs/ufuncs.md",
-    "hypot": "no hypot operator in docs/ufuncs.md",
-    "signbit": "no signbit operator in docs/ufuncs.md",
-    "nextafter": "no nextafter operator in docs/ufuncs.md",
 }
 
 

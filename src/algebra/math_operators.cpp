@@ -1,6 +1,6 @@
 // exp log sqrt pow ldexp isnan isinf isfinite, the trigonometric and hyperbolic functions and
-// their inverses, expm1 log1p log2 log10, floor ceil trunc round, atan2: NumPy's ufuncs of those
-// names (round is rint: halves to even). The transcendental and rounding ones compute in the
+// their inverses, expm1 log1p log2 log10, floor ceil trunc round, atan2, copysign, hypot,
+// nextafter, signbit: NumPy's ufuncs of those names (round is rint: halves to even). The transcendental and rounding ones compute in the
 // float type (bool and integers give float64);
 // pow keeps integers integers (bool in int8); the classifications take any type and give bool
 // (an integer is never NaN or infinite).
@@ -38,10 +38,21 @@ template <class K> Operator classification(std::string name, K k) {
         unary_body<kFloat>(k), std::move(c_template));
 }
 
-Operator atan2_op() {
+// A binary function of the promoted float type (bool and integers give float64), the C
+// helper siskin_<name>_$t.
+template <class K> Operator binary_float(std::string name, K k) {
+    std::string c_template = "siskin_" + name + "_$t($0, $1)";
     return make_operator(
-        "atan2", 2, [](std::span<const ValueType> types) { return uniform(float_of(promote_all(types))); },
-        binary_body<kFloat>([](auto y, auto x) { return std::atan2(y, x); }), "siskin_atan2_$t($0, $1)");
+        std::move(name), 2, [](std::span<const ValueType> types) { return uniform(float_of(promote_all(types))); },
+        binary_body<kFloat>(k), std::move(c_template));
+}
+
+// sqrt(a^2 + b^2) without overflow: symmetric in its arguments (C99 hypot; an infinity wins
+// over NaN, so no property needs finite operands).
+Operator hypot_op() {
+    Operator op = binary_float("hypot", [](auto a, auto b) { return std::hypot(a, b); });
+    op.commutative = true;
+    return op;
 }
 
 // log(exp(a) + exp(b)): commutative, and -inf is its identity (exp(-inf) adds nothing), so a
@@ -136,13 +147,20 @@ void add_math_operators(std::vector<Operator>& out) {
     out.push_back(transcendental("ceil", [](auto a) { return std::ceil(a); }));
     out.push_back(transcendental("trunc", [](auto a) { return std::trunc(a); }));
     out.push_back(transcendental("round", [](auto a) { return std::rint(a); }));
-    out.push_back(atan2_op());
+    out.push_back(binary_float("atan2", [](auto y, auto x) { return std::atan2(y, x); }));
+    // copysign(x, y): |x| with y's sign bit (-0.0 and a NaN's sign count); nextafter(x, y):
+    // the float next to x towards y. Neither has an identity: copysign(-1, +0.0) is 1.
+    out.push_back(binary_float("copysign", [](auto x, auto y) { return std::copysign(x, y); }));
+    out.push_back(hypot_op());
+    out.push_back(binary_float("nextafter", [](auto x, auto y) { return std::nextafter(x, y); }));
     out.push_back(logaddexp_op());
     out.push_back(pow_op());
     out.push_back(ldexp_op());
     out.push_back(classification("isnan", [](auto a) { return std::isnan(a); }));
     out.push_back(classification("isinf", [](auto a) { return std::isinf(a); }));
     out.push_back(classification("isfinite", [](auto a) { return std::isfinite(a); }));
+    // The sign bit: true for -0.0 and a negative NaN, for an integer whether it is below 0.
+    out.push_back(classification("signbit", [](auto a) { return std::signbit(a); }));
 }
 
 } // namespace siskin::algebra
