@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct Options {
     int show = 3; // refusals shown per distinct message
     double time_limit = 0; // seconds after which no combination starts; 0: none
     bool coverings = false;
+    std::optional<double> fill; // the inputs' fill instead of each program's
 };
 
 // How many combinations each covering of the sweep test takes, per program.
@@ -145,7 +147,8 @@ int run(const Options& o) {
     std::cout << fmt::format("{:<44} {:>8} {:>8} {:>8} {:>9} {:>9}\n", "program", "combos", "lowered",
                              "refused", "seconds", "slowest");
     uint64_t seed = 19;
-    for (const SweepProgram& p : sweep_programs()) {
+    for (SweepProgram p : sweep_programs()) {
+        if (o.fill) p.fill = *o.fill;
         if (!o.programs.empty() && std::none_of(o.programs.begin(), o.programs.end(), [&](const std::string& part) {
                 return p.text.find(part) != std::string::npos;
             }))
@@ -200,6 +203,7 @@ int main(int argc, char** argv) {
     app.add_option("--cache", o.cache, "Kernel cache directory for --compile (kept between runs)");
     app.add_option("--chunk", o.chunk, "K/N: only the combinations whose number is K modulo N");
     app.add_option("--time-limit", o.time_limit, "Start no combination after this many seconds (partial counts)");
+    app.add_option("--fill", o.fill, "The inputs' fill (default: each program's, 0 or the identity of min= and max=)");
     app.add_flag("--coverings", o.coverings,
                  "Print how many combinations each covering of the sweep test takes (SISKIN_SWEEP)");
     app.add_option("--show", o.show, "Refusals listed per distinct message");
