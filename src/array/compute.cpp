@@ -236,13 +236,16 @@ Tensor Array::compute(const ComputeOptions& options) const {
         }
         if (!key) {
             Tensor result = std::move(made->compiled.run(p.input_pointers()).at(p.result));
-            return made->convert_to_format ? convert(result, format, options.compile) : result;
+            if (made->convert_to_format) return convert(result, format, options.compile);
+            return result;
         }
         compiled = made;
         keep_compiled(*key, std::move(made));
     }
     Tensor result = std::move(compiled->compiled.run(bind_inputs(*compiled, *key)).at(compiled->result));
-    return compiled->convert_to_format ? convert(result, format, options.compile) : result;
+    // Not `cond ? convert(...) : result`: that copies the result (every buffer) to a temporary.
+    if (compiled->convert_to_format) return convert(result, format, options.compile);
+    return result;
 }
 
 } // namespace siskin
