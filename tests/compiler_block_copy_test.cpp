@@ -1,6 +1,6 @@
 // Block copies (src/compiler/block_copy.hpp): a nest that copies CSR rows unchanged into a CSR
-// output moves them as one block; stored values equal to the fill, another output format or
-// index width take the lowered loops. Every result against the reference evaluator, stored
+// output, or COO entries into a COO output, moves them as one block; stored values equal to the
+// fill, another output format or index width take the lowered loops. Every result against the reference evaluator, stored
 // coordinates included.
 #include <cmath>
 
@@ -38,30 +38,39 @@ bool copies_a_block(const Tensor& A, const Tensor& B, const std::string& format,
     return kernel->c_source().find("block_fill") != std::string::npos;
 }
 
-TEST(BlockCopy, VstackOfCsrRowsMatchesTheReference) {
+// A vstack of operands stored in `layout` (csr or coo) into either output format, for fills 0
+// and 2 and both index widths: blocks only; a block then stored fills (the lowered loops); an
+// empty block. Only an output of the operands' layout and index width is written by blocks.
+void vstack_matches_reference(const std::string& layout, const std::string& other) {
     auto positive = [](double u) { return u + 0.5; };
     auto small_ints = [](double u) { return std::floor(u * 8) - 3; }; // stores 0 and 2 explicitly
     for (double fill : {0.0, 2.0}) {
         for (int bits : {32, 64}) {
-            Format csr = Format::parse("csr", 2).with_index_bits(bits);
-            Tensor A = random_matrix_of(3, 4, 0.5, "csr", 1, fill, positive).convert(csr);
-            Tensor B = random_matrix_of(5, 4, 0.5, "csr", 2, fill, positive).convert(csr);
-            Tensor F = random_matrix_of(5, 4, 0.7, "csr", 3, fill, small_ints).convert(csr);
-            Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), csr);
-            SCOPED_TRACE(fmt::format("fill {} bits {}", fill, bits));
-            // Blocks only; a block then stored fills (the lowered loops); an empty block.
+            Format f = Format::parse(layout, 2).with_index_bits(bits);
+            Tensor A = random_matrix_of(3, 4, 0.5, layout, 1, fill, positive).convert(f);
+            Tensor B = random_matrix_of(5, 4, 0.5, layout, 2, fill, positive).convert(f);
+            Tensor F = random_matrix_of(5, 4, 0.7, layout, 3, fill, small_ints).convert(f);
+            Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), f);
+            SCOPED_TRACE(fmt::format("{} fill {} bits {}", layout, fill, bits));
             for (const Tensor* second : {&B, &F, &E})
-                for (const std::string format : {"csr", "coo"})
+                for (const std::string& format : {layout, other})
                     compiled_matching_reference(kVstack, {{"A", &A}, {"B", second}},
                                                 {{"C", output(format, fill)}});
-            EXPECT_TRUE(copies_a_block(A, B, "csr", bits));
-            EXPECT_FALSE(copies_a_block(A, B, "coo", bits));
+            EXPECT_TRUE(copies_a_block(A, B, layout, bits));
+            EXPECT_FALSE(copies_a_block(A, B, other, bits));
+            EXPECT_FALSE(copies_a_block(A, B, layout, 96 - bits)); // another index width
         }
     }
+}
+
+TEST(BlockCopy, VstackOfCsrRowsMatchesTheReference) {
+    vstack_matches_reference("csr", "coo");
     // A plain copy of a CSR matrix.
-    Tensor A = random_matrix_of(6, 5, 0.5, "csr", 4, 0.0, positive);
+    Tensor A = random_matrix_of(6, 5, 0.5, "csr", 4, 0.0, [](double u) { return u + 0.5; });
     compiled_matching_reference("C[i, j] = A[i, j]", {{"A", &A}}, {{"C", with_format("csr", 2)}});
 }
+
+TEST(BlockCopy, VstackOfCooEntriesMatchesTheReference) { vstack_matches_reference("coo", "csr"); }
 
 } // namespace
 } // namespace siskin::testing
