@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include "array_numpy_model.hpp"
-#include "array/bulk_stack.hpp"
 #include "compiler_test_util.hpp"
 #include "siskin/array.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
+#include "siskin/planner.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -202,7 +202,7 @@ TEST(ArrayShapes, ConcatenationsAreSequentialPhases) {
               (std::vector<double>{4, 6}));
 }
 
-TEST(ArrayShapes, AVstackOfCsrTensorsIsABulkCopy) {
+TEST(ArrayShapes, AVstackOfCsrTensorsIsABlockCopyPerOperand) {
     // Three CSR operands (one empty), fill 1: the result is their arrays one after another.
     auto csr = [](std::vector<std::vector<double>> rows) {
         std::vector<Scalar> v;
@@ -213,16 +213,21 @@ TEST(ArrayShapes, AVstackOfCsrTensorsIsABulkCopy) {
     };
     Array a(csr({{1, 5, 1}, {7, 1, 1}}), "a"), b(csr({{1, 1, 1}}), "b"), c(csr({{1, 1, 9}}), "c");
     Array v = vstack({a, b, c});
-    auto bulk = array_detail::bulk_vstack(v, Format::csr());
-    ASSERT_TRUE(bulk.has_value());
-    expect_csr(*bulk, {0, 1, 2, 2, 3}, {1, 0, 2}, {5, 7, 9});
-    EXPECT_TRUE(bulk->fill().same(Scalar::of(1.0)));
-    expect_reference(v, *bulk);
-    EXPECT_TRUE(v.compute(as("csr", 2)).equals(*bulk));
-    // Anything else compiles: another format, an operand that is not a plain CSR tensor.
-    EXPECT_FALSE(array_detail::bulk_vstack(v, Format::coo(2)).has_value());
-    EXPECT_FALSE(array_detail::bulk_vstack(vstack({a, b * 2.0}), Format::csr()).has_value());
-    EXPECT_FALSE(array_detail::bulk_vstack(hstack({a, a}), Format::csr()).has_value());
+    Tensor got = v.compute(as("csr", 2));
+    expect_csr(got, {0, 1, 2, 2, 3}, {1, 0, 2}, {5, 7, 9});
+    EXPECT_TRUE(got.fill().same(Scalar::of(1.0)));
+    expect_reference(v, got);
+    // The kernel compute() runs (the planner's plan, the loops free) moves each operand's
+    // arrays as one block (src/compiler/block_copy.hpp): one test of stored fills per operand.
+    ArrayProgram p = v.lower(Format::csr());
+    PlanOptions free_loops;
+    free_loops.loops_are_free = true;
+    std::string source =
+        compile_planned(p.program, p.input_pointers(), p.outputs, test_options(), {}, free_loops).compiled.kernel->c_source();
+    size_t blocks = 0;
+    for (size_t at = source.find("int32_t block_fill"); at != std::string::npos; at = source.find("int32_t block_fill", at + 1))
+        ++blocks;
+    EXPECT_EQ(blocks, 3u) << source;
 }
 
 TEST(ArrayShapes, SlicesPadTileStackFlip) {

@@ -9,6 +9,7 @@
 
 #include "array/node.hpp"
 #include "io/checked.hpp"
+#include "passes/output_fill.hpp"
 #include "ir/arg_reduction.hpp"
 #include "siskin/ir/visit.hpp"
 #include "siskin/error.hpp"
@@ -71,6 +72,14 @@ public:
         out_.outputs[out_.result].type = root.dtype();
         out_.outputs[out_.result].shape = root.shape();
         out_.program.body = stmts_.size() == 1 ? stmts_[0] : ir::Block::make(stmts_);
+        // The compiler infers a fill from one write that covers the whole result, which the
+        // windows of a concatenation's phases are not: it took 0 and stored every element of a
+        // vstack of fill-1 tensors. What the writes give where every input holds its fill is
+        // the result's fill (none when they reduce or disagree: left to the compiler).
+        std::map<std::string, Scalar> input_fills;
+        for (const auto& [name, t] : out_.inputs) input_fills.emplace(name, t->fill());
+        if (auto fill = produced_fill(out_.program, out_.result, root.dtype(), input_fills))
+            out_.outputs[out_.result].fill = *fill;
         return std::move(out_);
     }
 

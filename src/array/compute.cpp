@@ -2,7 +2,6 @@
 #include <set>
 
 #include "array/array_program.hpp"
-#include "array/bulk_stack.hpp"
 #include "array/compute_cache.hpp"
 #include "array/node.hpp"
 #include "siskin/error.hpp"
@@ -193,8 +192,6 @@ std::string Array::program_text() const { return ir::print(program()); }
 
 Tensor Array::compute(const ComputeOptions& options) const {
     const Format format = options.format ? *options.format : natural_format(*this);
-    if (!options.interpret)
-        if (auto stacked = bulk_vstack(*this, format)) return std::move(*stacked);
     if (options.interpret) {
         const ArrayProgram p = lower(format);
         auto results = evaluate_reference(p.program, p.input_pointers(), p.outputs);
