@@ -132,6 +132,38 @@ TEST(ArrayShapes, DenseCollapsePlusSparseVectorHasNoSparseOnlyTail) {
     EXPECT_EQ(k.kernel->last_work(), 6 + 6) << k.kernel->c_source();
 }
 
+// 23. The lattice cases of the notes as work counts (looplets stand for the iteration lattice):
+// each kernel's steps follow the stored entries of its sparse operands, never the coordinates
+// between them, and each result matches the reference evaluator.
+TEST(ArrayShapes, LatticeCasesAsWorkCounts) {
+    auto value = [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) + 1.0); };
+    auto work = [](const Array& e, const std::string& format) {
+        ArrayProgram p = e.lower(Format::parse(format, e.ndim()));
+        CompileOptions counted = test_options();
+        counted.count_work = true;
+        CompiledProgram k = compile_for(p.program, p.input_pointers(), p.outputs, counted);
+        expect_reference(e, k.run(p.input_pointers()).at(p.result));
+        return k.kernel->last_work();
+    };
+    Tensor tA = random_tensor_of({40, 50}, "csr", 0.02, Scalar::of(0.0), 11, value);
+    Tensor tB = random_tensor_of({40, 50}, "csr", 0.02, Scalar::of(0.0), 12, value);
+    Array A(tA, "A"), B(tB, "B");
+    const int64_t stored = tA.stored() + tB.stored();
+    // (a∪b)×c, all sparse: the collapse of a sum walks each row's union, 2000 coordinates.
+    EXPECT_LE(work(reshape(A + B, {-1}), "sparselist(0)"), 2 * 40 + 2 * stored);
+    // a⊔b: a vstack is one loop per operand, with no test of which one is active (the rows are
+    // visited to initialise and to shift the result's row positions).
+    EXPECT_LE(work(vstack({A, B}), "csr"), 3 * 80 + 2 * stored);
+    // a∪b with b dense: one visit per coordinate (the union, then b alone; no tail over a),
+    // beside the dense result's initialisation.
+    Array d(random_tensor_of({300}, "dense", 1.0, Scalar::of(0.0), 15, value), "d");
+    Array s(random_tensor_of({300}, "sparselist(0)", 0.05, Scalar::of(0.0), 16, value), "s");
+    EXPECT_LE(work(s + d, "dense"), 2 * 300);
+    // (a×b)∪c with a and b dense is case 26 (DenseCollapsePlusSparseVectorHasNoSparseOnlyTail).
+    // a[s:e:r]∪(b×c) is not here: a collapse read under a + (`out[k] = B[k / n, k % n] + ..`)
+    // still visits every coordinate of the collapse, not its stored entries.
+}
+
 TEST(ArrayShapes, CollapseOfACsfAndAColumnMajorCsc) {
     // 6. T 2x2x3 with (0,1,2)=1, (1,0,0)=2, (1,1,1)=3 collapsed over (i,j): 4x3
     CoordinateList l = entries(3, {{{0, 1, 2}, 1.0}, {{1, 0, 0}, 2.0}, {{1, 1, 1}, 3.0}});
