@@ -42,7 +42,7 @@ globals().update(_array_api.ELEMENTWISE)
 globals().update(_array_api.REDUCTIONS)
 _array_api.install()
 from ._array_api_views import conj, imag, meshgrid, real, roll, tril, triu
-from ._array_api_eager import argsort, nonzero, sort, take
+from ._array_api_eager import argsort, nonzero, repeat, searchsorted, sort, take, take_along_axis
 from ._array_api_unique import unique_all, unique_counts, unique_inverse, unique_values
 from ._array_api_later import (__array_namespace_info__, clip, count_nonzero, diff, moveaxis, reciprocal,
                                unstack)

@@ -1,5 +1,5 @@
 """The Array API's functions whose result's shape or order depends on the values: nonzero, take,
-sort and argsort (the unique functions are _array_api_unique's, on the helpers here). They run
+repeat, take_along_axis, searchsorted, sort and argsort (the unique functions are _array_api_unique's, on the helpers here). They run
 at once (a lazy input is computed first) on the stored entries and the fill, with NumPy's
 semantics over every element: a sparse tensor's unstored elements count as its fill (sort
 places them as a block among the sorted stored values). Dense tensors go to NumPy over their
@@ -124,6 +124,90 @@ def take(x, indices, /, *, axis=None):
     return _from_entries(t, shape, new, values[picked])
 
 
+def _index_array(indices, name):
+    idx = np.asarray(indices.compute() if isinstance(indices, (Array, Tensor)) else indices)
+    if idx.size and idx.dtype.kind not in "iu":
+        raise SiskinError(f"{name}: indices must be integers, got {idx.dtype}")
+    return idx.astype(np.int64)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """Each element (axis=None: of x flattened in C order) or each slice along axis repeated
+    `repeats` times (an integer, or one count per position): take of the positions repeated,
+    so a sparse tensor's entries are copied, nothing densified."""
+    t = _tensor(x)
+    if axis is None:
+        t, axis = flattened(t), 0
+    if t.ndim == 0:
+        raise SiskinError("repeat takes an array of at least one dimension, or axis=None")
+    axis = _axis(axis, t.ndim, "repeat")
+    n = t.shape[axis]
+    counts = _index_array(repeats, "repeat")
+    if counts.ndim > 1 or (counts.ndim == 1 and len(counts) not in (1, n)):
+        raise SiskinError(f"repeat: give one count or {n} (one per position along axis {axis}), "
+                          f"got shape {counts.shape}")
+    if counts.size and counts.min() < 0:
+        raise SiskinError(f"repeat: counts must not be negative, got {counts.min()}")
+    positions = np.repeat(np.arange(n, dtype=np.int64), np.broadcast_to(counts.reshape(-1), (n,)) if n else 0)
+    return take(t, positions, axis=axis)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """NumPy's take_along_axis: out[..., k, ...] = x[..., indices[..., k, ...], ...] along axis,
+    indices of x's rank (negative ones count from the end). The result has the indices' shape
+    and is dense (every position picks an element); a sparse x is read at its stored entries,
+    each pick found by a binary search among their flat positions."""
+    t = _tensor(x)
+    if t.ndim == 0:
+        raise SiskinError("take_along_axis takes an array of at least one dimension")
+    axis = _axis(axis, t.ndim, "take_along_axis")
+    idx = _index_array(indices, "take_along_axis")
+    if idx.ndim != t.ndim:
+        raise SiskinError(f"take_along_axis: indices need {t.ndim} dimensions as x has, got {idx.ndim}")
+    try:
+        out_shape = np.broadcast_shapes(tuple(idx.shape[:axis]) + (1,) + tuple(idx.shape[axis + 1:]),
+                                        tuple(t.shape[:axis]) + (1,) + tuple(t.shape[axis + 1:]))
+    except ValueError:
+        raise SiskinError(f"take_along_axis: indices of shape {idx.shape} do not broadcast against x of "
+                          f"shape {t.shape} outside axis {axis}") from None
+    out_shape = out_shape[:axis] + (idx.shape[axis],) + out_shape[axis + 1:]
+    n = t.shape[axis]
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)][0]
+        raise SiskinError(f"take_along_axis: index {bad} is out of bounds for axis {axis} of size {n}")
+    idx = np.broadcast_to(np.where(idx < 0, idx + n, idx), out_shape)
+    if _dense(t):
+        return asarray(np.ascontiguousarray(np.take_along_axis(t.to_numpy(), idx, axis=axis)))
+    coords, values = _stored(t)
+    flat = _flat_positions(coords, t.shape)  # sorted: the entries are in C order
+    source = list(np.indices(out_shape, dtype=np.int64)) if len(out_shape) else []
+    for d in range(t.ndim):  # a broadcast dimension of size 1 in x reads its only position
+        if d != axis and t.shape[d] == 1:
+            source[d] = np.zeros_like(source[d])
+    source[axis] = idx
+    wanted = _flat_positions([c.reshape(-1) for c in source], t.shape)
+    at = np.searchsorted(flat, wanted)
+    found = at < len(flat)
+    found[found] = flat[at[found]] == wanted[found]
+    out = np.full(len(wanted), t.fill_value, dtype=t.dtype)
+    out[found] = values[at[found]]
+    return asarray(out.reshape(out_shape))
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Where each of x2's values would go in the sorted one-dimensional x1 to keep it sorted
+    (NumPy's searchsorted: int64 positions of x2's shape; side "left" or "right"; sorter the
+    positions that sort x1). x1 is read as a NumPy array (one dimension: no matrix is densified)."""
+    if side not in ("left", "right"):
+        raise SiskinError(f"searchsorted: side is 'left' or 'right', not {side!r}")
+    a = np.asarray(_tensor(x1).to_numpy())
+    if a.ndim != 1:
+        raise SiskinError(f"searchsorted: x1 must have one dimension, got {a.ndim}")
+    v = np.asarray(_tensor(x2).to_numpy())
+    order = None if sorter is None else _index_array(sorter, "searchsorted")
+    return asarray(np.ascontiguousarray(np.searchsorted(a, v, side=side, sorter=order), dtype=np.int64))
+
+
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """x's elements sorted along axis (NaNs last; descending reverses the order). A sparse
     tensor keeps its fill and format: in each fibre the unstored elements sit as one block
@@ -182,4 +266,4 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     return asarray(np.ascontiguousarray(out, dtype=np.int64))
 
 
-__all__ = ["argsort", "nonzero", "sort", "take"]
+__all__ = ["argsort", "nonzero", "repeat", "searchsorted", "sort", "take", "take_along_axis"]

@@ -216,3 +216,35 @@ def test_copysign_hypot_nextafter_signbit_match_numpy():
     one = siskin.asarray(np.ones(2, dtype=np.float32))
     check(siskin.nextafter(one, siskin.asarray(np.full(2, 2.0, dtype=np.float32))),
           np.nextafter(np.ones(2, dtype=np.float32), np.float32(2.0)))
+
+
+def test_repeat_take_along_axis_searchsorted_match_numpy():
+    # At once on the stored entries (no kernel of their own): every input of test_array_api
+    # (formats, fills 0, 1, NaN and inf, dtypes, size-1 and empty shapes).
+    rng = np.random.default_rng(3)
+    for index in range(len(INPUTS)):
+        x, d = make(index)
+        check(siskin.repeat(x, 2), np.repeat(d, 2))
+        for axis in range(d.ndim):
+            n = d.shape[axis]
+            counts = np.arange(n) % 3
+            check(siskin.repeat(x, counts, axis=axis), np.repeat(d, counts, axis=axis))
+            shape = list(d.shape)
+            shape[axis] = 3 if n else 0
+            idx = rng.integers(-n, n, size=shape) if n else np.zeros(shape, dtype=np.int64)
+            check(siskin.take_along_axis(x, idx, axis=axis), np.take_along_axis(d, idx, axis=axis))
+    v = np.array([-np.inf, -1.0, 0.0, 0.0, 2.0, np.nan])
+    sv = siskin.asarray(v, format="sparselist(0)")
+    probe = np.array([[0.0, 2.0], [np.nan, -5.0]])
+    for side in ("left", "right"):
+        check(siskin.searchsorted(sv, probe, side=side), np.searchsorted(v, probe, side=side).astype(np.int64))
+    order = np.array([2, 0, 1])
+    check(siskin.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=order),
+          np.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=order).astype(np.int64))
+    x, d = make(1)
+    with pytest.raises(siskin.SiskinError, match="out of bounds"):
+        siskin.take_along_axis(x, np.full((1, 5), 9), axis=0)
+    with pytest.raises(siskin.SiskinError, match="negative"):
+        siskin.repeat(x, -1)
+    with pytest.raises(siskin.SiskinError, match="one dimension"):
+        siskin.searchsorted(x, np.ones(2))
