@@ -268,6 +268,10 @@ TEST(ArrayShapes, SlicesPadTileStackFlip) {
     for (int r = 0; r < 6; ++r) rows[r][r % 2] = r + 1;
     Array A(from_rows(rows, "csr"), "A");
     expect_csr(A[{IndexItem::slice(0, 3, 2)}].compute(as("csr", 2)), {0, 1, 2}, {0, 0}, {1, 3});
+    Tensor sliced_coo = A[{IndexItem::slice(0, 3, 2)}].compute(as("coo", 2)); // and into COO
+    EXPECT_EQ(ints(sliced_coo.level(0).buffer("crd0")), (std::vector<int64_t>{0, 1}));
+    EXPECT_EQ(ints(sliced_coo.level(0).buffer("crd1")), (std::vector<int64_t>{0, 0}));
+    EXPECT_EQ(doubles(sliced_coo.values()), (std::vector<double>{1, 3}));
     // 14, 15. column slices of compressed levels
     Array row(from_rows({{1, 2, 3, 4, 0, 5}}, "csr"), "row");
     expect_csr(row[{IndexItem::at(0), IndexItem::slice(1, 5, 2)}].compute(as("sparselist(0)", 1)),
@@ -353,6 +357,16 @@ TEST(ArrayShapes, ACollapseAtTheRootWalksTheStoredEntries) {
 }
 
 TEST(ArrayShapes, LinearPositionsPast32Bits) {
+    // 28. 32- and 64-bit positions and coordinates give the same collapse and split.
+    Tensor narrow = from_rows({{0, 5, 0, 1}, {7, 0, 8, 0}, {0, 0, 0, 2}}, "csr").convert(Format::csr().with_index_bits(32));
+    Array a32(narrow, "a"), a64(narrow.convert(Format::csr().with_index_bits(64)), "a");
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{-1}, std::vector<int64_t>{2, 6}}) {
+        const std::string format = shape.size() == 1 ? "sparselist(0)" : "csr";
+        Tensor t32 = reshape(a32, shape).compute(as(format, shape.size()));
+        Tensor t64 = reshape(a64, shape).compute(as(format, shape.size()));
+        EXPECT_TRUE(t32.equals(t64)) << t32.to_string() << t64.to_string();
+        expect_reference(reshape(a64, shape), t64);
+    }
     // 28. a collapse whose linear coordinate passes 2^31: 70000 x 70000 has 4.9e9 elements.
     CoordinateList l = entries(2, {{{69999, 69998}, 3.0}, {{1, 2}, 1.0}});
     Array A(Tensor::from_coordinates({70000, 70000}, ValueType::Float64, Scalar::of(0.0),
