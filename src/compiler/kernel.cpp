@@ -67,6 +67,12 @@ void add_buffers(Tensor& t, std::vector<RawBuffer*>& out, bool reset,
     });
 }
 
+bool holds_borrowed(Tensor& t) {
+    bool borrowed = false;
+    for_each_abi_buffer(t, [&](Buffer& b) { borrowed = borrowed || b.borrowed(); });
+    return borrowed;
+}
+
 // An input's buffers, which the kernel only reads (the ABI passes them as non-const): taken
 // through the const side, so a buffer keeps what it knows of its values (Buffer::known_finite).
 void add_input_buffers(const Tensor& t, std::vector<RawBuffer*>& out) {
@@ -286,8 +292,12 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
                                         "its shape's {} elements",
                                         name, t.values().size(), shape_text(t.shape())));
         }
+        // A recycled output keeps its buffers' sizes: the kernel reads what the tensor held to
+        // clear only that (KernelPlan::recycled_outputs). Borrowed memory is never written, so a
+        // tensor holding some starts empty.
+        bool recycled = !keep && plan.recycled_outputs.count(name) > 0 && !holds_borrowed(t);
         // Room hints are for outputs the kernel builds anew, not for one it updates in place.
-        add_buffers(t, buffers, !keep, keep ? nullptr : &written);
+        add_buffers(t, buffers, !keep && !recycled, keep ? nullptr : &written);
         dims.insert(dims.end(), t.shape().begin(), t.shape().end());
     }
     SISKIN_ASSERT(static_cast<int>(buffers.size()) == plan.num_buffers,

@@ -311,6 +311,7 @@ KernelPlan plan_kernel(const ir::Program& program,
     plan.affine_checks = p.converted.affine_checks;
     plan.num_buffers = p.tensors.num_buffers;
     plan.zeroed_room = p.ctx.zeroed_room();
+    plan.recycled_outputs = p.ctx.recycled();
     return plan;
 }
 

@@ -46,6 +46,10 @@ struct KernelPlan {
     int num_buffers = 0;
     /// Output buffer slots whose room must be zero when the kernel starts (LowerCtx::zeroed_room).
     std::set<int> zeroed_room;
+    /// Outputs the kernel may be handed as they were left by an earlier kernel (the program
+    /// driver hands back a frontier vector): their buffers keep their sizes, and the kernel's
+    /// declare clears only the entries they hold (a sparsebytemap vector's touched list).
+    std::set<std::string> recycled_outputs;
     /// Temporaries Kernel::run builds from inputs before the call (inputs lists the temporaries,
     /// not their sources, where every read was redirected).
     std::vector<Transpose> transposes;

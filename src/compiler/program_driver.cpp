@@ -219,6 +219,18 @@ struct Runner {
         for (const auto& name : seg.writes) fresh[name] = shapes.at(name);
         Env out = seg.kernel->impl().unbuilt_outputs(fresh);
         for (const auto& name : seg.in_place) out.at(name) = std::move(env.at(name));
+        // What a recycled output held is garbage once the kernel declares it anew: handing it
+        // back lets the kernel clear only that (a frontier costs its entries, not its length).
+        for (const auto& name : seg.kernel->impl().plan.recycled_outputs) {
+            auto old = env.find(name);
+            auto fresh_out = out.find(name);
+            if (old == env.end() || fresh_out == out.end() || seg.in_place.count(name) || seg.through_dense.count(name))
+                continue;
+            const Tensor &was = old->second, &want = fresh_out->second;
+            if (was.format() == want.format() && was.type() == want.type() && was.shape() == want.shape() &&
+                was.fill().same(want.fill()))
+                fresh_out->second = std::move(old->second);
+        }
         for (const auto& [name, format] : seg.through_dense)
             out.at(name) = env.at(name).convert(out.at(name).format());
         try {

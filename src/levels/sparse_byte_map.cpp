@@ -46,6 +46,14 @@ namespace {
 // radix through the scratch srt[n .. 2n), or a scan of the bytes when the list is long), walks
 // it, and then resets only the touched bytes, so each round costs O(touched), not O(n):
 //   Thunk(sort srt[0..used), sorted walk over srt[0..used), for p < used: tbl[srt[p]] = 0; used = 0)
+//
+// A vector output (sparsebytemap(0) over an element leaf, built anew: a BFS frontier) keeps a
+// touched list too, so that a kernel that writes few of its n slots costs O(written), not O(n):
+// writes list the first touch of a slot as a workspace's do; freeze sorts the list and keeps the
+// slots that hold something other than the fill; and declare, given the vector the output held
+// before (the program driver hands it back: KernelPlan::recycled_outputs), clears only the slots
+// that vector lists instead of all n. A vector of other sizes (a fresh one has none) is cleared
+// whole.
 class SparseByteMapCodegen final : public LevelCodegen {
 public:
     std::vector<std::string_view> protocols() const override { return {"walk", "gallop", "follow"}; }
@@ -70,7 +78,7 @@ public:
 
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
-        if (!t.workspace) return;
+        if (!t.workspace && !lists_touched(t, level)) return;
         SISKIN_ASSERT(level == 0, "a sparsebytemap workspace has one level");
         std::string used = ctx.fresh(t.name + "_touched");
         ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), used, c_int(0)));
@@ -81,6 +89,7 @@ public:
                     const cast::Expr& hi) const override {
         cast::Expr n = t.level_dim(level);
         const BufferBinding& tbl = t.buffer(level, "tbl");
+        if (lists_touched(t, level)) return clear_listed(ctx, t, n);
         ctx.emit(ctx.reserve(tbl, c_mul(hi, n)));
         emit_range_loop(ctx, c_mul(lo, n), c_mul(hi, n), [&](const cast::Expr& k) {
             return std::vector<cast::Stmt>{
@@ -148,6 +157,7 @@ public:
             ctx.emit(cast::assign(cast::Field::make(srt.raw_var(), "size"), c_int(0)));
             return c_mul(parents, n);
         }
+        if (lists_touched(t, level)) return freeze_listed(ctx, t, n);
         cast::Expr count = ctx.local(t.name + "_used" + std::to_string(level), c_int(0));
         ctx.emit(ctx.reserve(pos, c_add(parents, 1)));
         ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
@@ -179,6 +189,76 @@ public:
     }
 
 private:
+    // A vector output that lists its touched slots (see the comment above the class).
+    static bool lists_touched(const TensorBinding& t, int level) {
+        return t.output && !t.workspace && !t.keep_contents && level == 0 && t.num_levels() == 1 &&
+               t.values && t.format.leaf() == Leaf::Element;
+    }
+
+    // Declare: every slot unused and holding the fill. A vector this output held before, with its
+    // buffers whole (pos [0, m], srt m coordinates, tbl and values n each), has used slots only
+    // at srt[0 .. m); any other start (an unbuilt tensor's empty buffers) clears all n slots.
+    static void clear_listed(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& n) {
+        const BufferBinding& pos = t.buffer(0, "pos");
+        const BufferBinding& tbl = t.buffer(0, "tbl");
+        const BufferBinding& srt = t.buffer(0, "srt");
+        const BufferBinding& values = *t.values;
+        auto size = [](const BufferBinding& b) { return cast::Field::make(b.raw_var(), "size"); };
+        auto eq = [](cast::Expr a, cast::Expr b) { return cast::bin(cast::BinaryOp::Eq, std::move(a), std::move(b)); };
+        auto both = [](cast::Expr a, cast::Expr b) { return cast::bin(cast::BinaryOp::LogAnd, std::move(a), std::move(b)); };
+        cast::Expr whole = both(both(eq(size(pos), c_int(2)), eq(size(tbl), n)),
+                                both(eq(size(values), n), eq(size(srt), cast::at(pos.data_var(), c_int(1)))));
+        cast::Expr fill = cast::lit(t.fill);
+        std::vector<cast::Stmt> listed = ctx.capture([&] {
+            emit_range_loop(ctx, c_int(0), size(srt), [&](const cast::Expr& k) {
+                cast::Expr c = cast::at(srt.data_var(), k);
+                return std::vector<cast::Stmt>{cast::assign(cast::at(tbl.data_var(), c), cast::lit(Scalar::of(false))),
+                                               cast::assign(cast::at(values.data_var(), c), fill)};
+            });
+        });
+        std::vector<cast::Stmt> all = ctx.capture([&] {
+            ctx.emit(ctx.reserve(tbl, n));
+            emit_range_loop(ctx, c_int(0), n, [&](const cast::Expr& k) {
+                return std::vector<cast::Stmt>{cast::assign(cast::at(tbl.data_var(), k), cast::lit(Scalar::of(false)))};
+            });
+            init_child_slots(ctx, t, 0, c_int(0), n);
+        });
+        ctx.emit(cast::If::make(whole, cast::Block::make(listed), cast::Block::make(all)));
+        // The list holds each slot at most once; its second half is the sort's scratch.
+        ctx.emit(ctx.reserve(srt, c_mul(c_int(2), n)));
+        ctx.note_recycled(t.name);
+    }
+
+    // Freeze: the list sorted (runtime/siskin_touched.h), the slots left holding the fill
+    // dropped from it, and pos [0, kept].
+    static cast::Expr freeze_listed(LowerCtx& ctx, const TensorBinding& t, const cast::Expr& n) {
+        const BufferBinding& pos = t.buffer(0, "pos");
+        const BufferBinding& tbl = t.buffer(0, "tbl");
+        const BufferBinding& srt = t.buffer(0, "srt");
+        cast::Expr touched = ctx.level_var(t, 0, "touched");
+        ValueType itype = t.index_type(0);
+        std::string sort = "siskin_sort_touched_" + std::string(search_suffix(itype));
+        ctx.emit(cast::Eval::make(cast::call(sort, {srt.data_var(), touched, tbl.data_var(), n,
+                                                    c_add(srt.data_var(), n)})));
+        cast::Expr kept = ctx.local(t.name + "_kept", c_int(0));
+        emit_range_loop(ctx, c_int(0), touched, [&](const cast::Expr& k) {
+            cast::Expr c = cast::at(srt.data_var(), k);
+            std::vector<cast::Stmt> keep{cast::assign(cast::at(srt.data_var(), kept),
+                                                      cast::Cast::make(cast::Type::of(itype), c)),
+                                         cast::Increment::make(kept)};
+            return std::vector<cast::Stmt>{
+                cast::If::make(t.leaf().holds_value(ctx, t, c), cast::Block::make(keep),
+                               cast::assign(cast::at(tbl.data_var(), c), cast::lit(Scalar::of(false))))};
+        });
+        ctx.emit(ctx.reserve(pos, c_int(2)));
+        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(0)), c_int(0)));
+        ctx.emit(cast::assign(cast::at(pos.data_var(), c_int(1)), kept));
+        ctx.emit(cast::assign(cast::Field::make(pos.raw_var(), "size"), c_int(2)));
+        ctx.emit(cast::assign(cast::Field::make(tbl.raw_var(), "size"), n));
+        ctx.emit(cast::assign(cast::Field::make(srt.raw_var(), "size"), kept));
+        return n;
+    }
+
     // The touched list of a workspace, sorted, walked, and emptied (see the comment above).
     static LoopletPtr drain(LowerCtx& ctx, const Fiber& f, bool gallop) {
         const TensorBinding& t = *f.tensor;
@@ -222,6 +302,19 @@ private:
         const TensorBinding& t = *f.tensor;
         cast::Expr q = c_add(c_mul(f.pos.front(), t.level_dim(f.level)), c);
         cast::Expr used = cast::at(t.buffer(f.level, "tbl").data_var(), q);
+        if (lists_touched(t, f.level)) {
+            // Unused slots hold the fill, so the leaf needs no reset on first touch.
+            cast::Expr count = ctx.level_var(t, f.level, "touched");
+            std::vector<cast::Stmt> touch{
+                cast::assign(used, cast::lit(Scalar::of(true))),
+                cast::assign(cast::at(t.buffer(f.level, "srt").data_var(), count),
+                             cast::Cast::make(cast::Type::of(t.index_type(f.level)), c)),
+                cast::Increment::make(count),
+            };
+            std::vector<cast::Stmt> pre{
+                cast::If::make(cast::un(cast::UnaryOp::Not, used), cast::Block::make(touch))};
+            return Hoist::make(std::move(pre), child_fiber(ctx, f, {q}, f.dirty), {});
+        }
         if (t.workspace) {
             cast::Expr count = ctx.level_var(t, f.level, "touched");
             const BufferBinding& srt = t.buffer(f.level, "srt");

@@ -76,6 +76,10 @@ public:
     /// The slots of the output buffers some reserve() asks to be zero: room the host gives them
     /// ahead of the kernel must be zero too; every other buffer is written before it is read.
     const std::set<int>& zeroed_room() const { return zeroed_room_; }
+    /// Outputs whose declare clears only what the tensor handed in held before, instead of
+    /// needing empty buffers (KernelPlan::recycled_outputs).
+    void note_recycled(const std::string& tensor) { recycled_.insert(tensor); }
+    const std::set<std::string>& recycled() const { return recycled_; }
 
     /// A kernel-wide variable of an output level (e.g. its number of positions), by role.
     cast::Expr level_var(const TensorBinding& t, int level, std::string_view role);
@@ -112,6 +116,7 @@ private:
     std::map<std::string, cast::Expr> level_vars_;
     std::set<uint64_t> claimed_;
     std::set<int> zeroed_room_;
+    std::set<std::string> recycled_;
     Limit budget_;
     int64_t steps_ = 0;
 };
