@@ -3,9 +3,11 @@
 // the pull step's early break (choose stops at the first parent it meets: compiler/early_exit.hpp);
 // Bellman-Ford, whose relaxation evaluates no d + inf on the weights' fill regions (a run-time
 // test on d[i]: compiler/value_specialisation.hpp).
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "compiler_test_util.hpp"
@@ -75,6 +77,42 @@ TEST(FinchGraphCases, Case29PullStopsAtTheFirstFrontierHit) {
     // P set to its fill (6), the j loop (6), and the in-edge walks of vertices 4, 5 and 6 up to
     // their first frontier hit: 2 and 3 sources, and all 6 for vertex 6 (a sum would walk 18).
     EXPECT_EQ(compiled.kernel->last_work(), 6 + 6 + 2 + 3 + 6);
+}
+
+// The frontiers F and G as sparsebytemap vectors (bench/run-finch's "bytemap frontier" rows), on
+// a random graph with a long path, so the while loop runs many levels and each G kernel is
+// handed the vector G held two levels before (KernelPlan::recycled_outputs) to clear.
+TEST(FinchGraphCases, BytemapFrontiersGiveTheReferenceLevelsAndParents) {
+    const int64_t n = 90;
+    std::mt19937_64 rng(29);
+    CoordinateList out_edges, in_edges;
+    out_edges.ndims = in_edges.ndims = 2;
+    std::set<std::pair<int64_t, int64_t>> edges;
+    for (int64_t v = 0; v + 1 < n; v += 1 + static_cast<int64_t>(rng() % 2)) edges.insert({v, v + 1});
+    for (int k = 0; k < 2 * n; ++k) {
+        int64_t a = static_cast<int64_t>(rng() % n), b = static_cast<int64_t>(rng() % n);
+        if (a != b && (a - b > 2 || b - a > 2)) edges.insert({a, b}); // short hops keep the path long
+    }
+    for (const auto& [a, b] : edges) {
+        out_edges.add(std::vector<int64_t>{a, b}, Scalar::of(true));
+        in_edges.add(std::vector<int64_t>{b, a}, Scalar::of(true));
+    }
+    Tensor A = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::parse("csr", 2), out_edges);
+    Tensor AT = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::parse("csr", 2), in_edges);
+    std::vector<bool> source(static_cast<size_t>(n), false);
+    source[0] = true;
+    Tensor s = bools(source);
+    OutputSpec frontier;
+    frontier.format = Format::parse("sparsebytemap(0)", 1);
+    for (const std::string program : {"bfs.siskin", "bfs_direction.siskin"}) {
+        SCOPED_TRACE(program);
+        std::map<std::string, const Tensor*> inputs{{"A", &A}, {"s", &s}};
+        if (program == "bfs_direction.siskin") inputs["AT"] = &AT;
+        auto out = compiled_matching_reference(example(program), inputs, {{"F", frontier}, {"G", frontier}});
+        int64_t deepest = 0;
+        for (int64_t j = 0; j < n; ++j) deepest = std::max(deepest, out.at("L").at({j}).as_int());
+        EXPECT_GE(deepest, 5); // several levels, each recycling a frontier
+    }
 }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
