@@ -155,6 +155,11 @@ def bfs_rows(root, graphs, threads, opts, cache_dir):
     return rows
 
 
+# (title, format of the changed-vertex sets F and G): dense, or sparse so a pass costs the
+# vertices it changes.
+BELLMAN_FORD_FRONTIERS = (("Bellman-Ford", None), ("Bellman-Ford, bytemap frontier", BYTEMAP))
+
+
 def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
     rows = []
     text = example(root, "bellman_ford.siskin")
@@ -169,9 +174,10 @@ def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
         wc = w.tocoo()
         gb_w = native.graphblas.from_coo(n, n, wc.row.astype(np.int64), wc.col.astype(np.int64), wc.data)
         src = np.array(sources, dtype=np.int64)
-        for t in threads:
+        for t, (title, frontier) in ((t, f) for t in threads for f in BELLMAN_FORD_FRONTIERS):
             native.graphblas.set_nthreads(t)
-            prog, (d, p) = vector_program(text, inputs, ["d", "p"], t, cache_dir)
+            prog, (d, p) = vector_program(text, inputs, ["d", "p"], t, cache_dir,
+                                          {"F": frontier, "G": frontier} if frontier else None)
             _, gd, gp = native.graphblas.bellman_ford(gb_w, src)
             if not np.array_equal(d, gd):
                 sys.exit(f"bellman_ford on {gname}: siskin's distances differ from GraphBLAS's at "
@@ -182,7 +188,7 @@ def bellman_ford_rows(root, graphs, threads, opts, cache_dir):
             med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)),
                                     "graphblas": Timed(lambda: native.graphblas.bellman_ford(gb_w, src))},
                                    opts.min_runs, opts.budget_s)
-            rows.append({"app": "Bellman-Ford (distances and parents)", "input": gname, "threads": t,
+            rows.append({"app": f"{title} (distances and parents)", "input": gname, "threads": t,
                          "ms": med, "compile_ms": prog.compile_ms})
     return rows
 

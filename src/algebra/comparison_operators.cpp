@@ -65,6 +65,19 @@ template <bool Least> Operator nan_ignoring_extremum() {
     return op;
 }
 
+// lt (Less = true) or gt: nothing is less than the greatest value of its type (+inf, an
+// integer's maximum) nor greater than the least, and comparisons with NaN are false, so
+// lt(greatest, x), lt(x, least), gt(least, x) and gt(x, greatest) are false for every x (a
+// relaxation's test d[i] + W[i,j] < d[j] over the inf fill of a (min, +) matrix).
+template <bool Less, class K> Operator strict_comparison(std::string name, std::string c_op, K k) {
+    Operator op = comparison(std::move(name), std::move(c_op), k);
+    op.annihilator = [](ValueType t, int arg) -> std::optional<std::pair<Scalar, Scalar>> {
+        bool first = arg == 0;
+        return std::pair{first == Less ? greatest(t) : least(t), Scalar::of(false)};
+    };
+    return op;
+}
+
 // eq and ne on bool are xnor and xor: true (eq) and false (ne) are identities there. Other
 // types have none (the result is bool, not the other argument).
 std::optional<Scalar> bool_identity(ValueType t, bool value) {
@@ -82,9 +95,9 @@ void add_comparison_operators(std::vector<Operator>& out) {
     ne.identity = [](ValueType t, int) { return bool_identity(t, false); };
     out.push_back(std::move(eq));
     out.push_back(std::move(ne));
-    out.push_back(comparison("lt", "<", [](auto a, auto b) { return a < b; }));
+    out.push_back(strict_comparison<true>("lt", "<", [](auto a, auto b) { return a < b; }));
     out.push_back(comparison("le", "<=", [](auto a, auto b) { return a <= b; }));
-    out.push_back(comparison("gt", ">", [](auto a, auto b) { return a > b; }));
+    out.push_back(strict_comparison<false>("gt", ">", [](auto a, auto b) { return a > b; }));
     out.push_back(comparison("ge", ">=", [](auto a, auto b) { return a >= b; }));
     out.push_back(extremum<true>());
     out.push_back(extremum<false>());
