@@ -27,6 +27,11 @@
  * it would be more than half full. Returns the position, or a negative status: -SISKIN_ERR_ALLOC
  * (memory), -SISKIN_ERR_INDEX_OVERFLOW (p or the position does not fit T).
  *
+ * siskin_hash_forget_S(tbl, par, crd, count, from): removes the positions from .. *count-1
+ * (the latest inserted) from the table, latest first, and sets *count = from. A linear probe
+ * never passed over the slot of a position inserted after it (the slot was free then, and only
+ * later positions filled slots since), so freeing the latest position's slot breaks no probe.
+ *
  * siskin_hash_freeze_S(par, crd, keep, count, parents, pos, srt, idx): lists the positions q
  * with keep[q] fibre by fibre in increasing coordinate order: fibre p's entries are k = pos[p] ..
  * pos[p+1]-1, at position srt[k] with coordinate idx[k]. A counting sort by parent (pos as its
@@ -73,6 +78,17 @@
         }                                                                                           \
         siskin_hash_place_##S((T *)tbl->data, tbl->size, p, i, q);                                  \
         return q;                                                                                   \
+    }                                                                                               \
+    static inline void siskin_hash_forget_##S(siskin_buffer *tbl, const T *par, const T *crd,       \
+                                              int64_t *count, int64_t from) {                       \
+        T *slots = (T *)tbl->data;                                                                  \
+        uint64_t mask = (uint64_t)tbl->size - 1;                                                    \
+        for (int64_t q = *count - 1; q >= from; --q) {                                              \
+            uint64_t h = siskin_hash_mix(par[q], crd[q]) & mask;                                    \
+            while ((int64_t)slots[h] != q + 1) h = (h + 1) & mask;                                  \
+            slots[h] = 0;                                                                           \
+        }                                                                                           \
+        if (from < *count) *count = from;                                                           \
     }                                                                                               \
     /* Sorts a[0..n) by crd[a[k]], through tmp[0..n). */                                           \
     static inline void siskin_hash_sort_##S(T *a, int64_t n, const T *crd, T *tmp) {              \

@@ -182,47 +182,102 @@ TEST(CompilerConvert, StructuredLevelsAreCompiled) {
     }
 }
 
+namespace {
+
+// The compiled conversion of `source` to `to` stores exactly the runtime's buffers (but a
+// bytemap's unused slots and a hash level's entries), and (when `back`) converts back to csr
+// (csf) compiled.
+void expect_runtime_buffers(const Tensor& source, const std::string& to, bool back) {
+    SCOPED_TRACE(source.format().to_string() + " -> " + to + ", fill " + source.fill().to_string());
+    bool compiled = false;
+    expect_same_as_runtime(source, to, &compiled);
+    Conversion c = convert_compiled(source, Format::parse(to, source.ndims()), test_options());
+    EXPECT_TRUE(c.compiled) << c.fallback_reason;
+    Tensor want = source.convert(Format::parse(to, source.ndims()));
+    // A compiled hash level keeps the entries written with the fill (unlisted), which the
+    // runtime never makes: its buffers and the values below it are compared by elements only.
+    bool hashed = false;
+    for (int k = 0; k < want.num_levels(); ++k) {
+        hashed = hashed || want.format().levels()[static_cast<size_t>(k)].kind == "sparsehash";
+        for (const std::string& name : want.level(k).names)
+            if (name != "tbl" && !hashed)
+                EXPECT_EQ(stored_buffer(c.tensor.level(k).buffer(name)), stored_buffer(want.level(k).buffer(name)))
+                    << "level " << k << " " << name;
+    }
+    if (!hashed) EXPECT_EQ(stored_buffer(c.tensor.values()), stored_buffer(want.values()));
+    EXPECT_EQ(c.tensor.stored(), want.stored());
+    if (!back) return;
+    expect_same_as_runtime(want, source.ndims() == 2 ? "csr" : "csf", &compiled);
+    EXPECT_TRUE(compiled) << to << " back";
+}
+
+// `rows` (7 x 5, row-major) with rows 1, 2 copying row 0, row 4 copying row 3 and row 6 all
+// fill: runs of sub-fibres of every length.
+std::vector<Scalar> with_repeated_rows(std::vector<Scalar> rows, double fill) {
+    for (int64_t i : {1, 2, 4, 6})
+        for (int64_t j = 0; j < 5; ++j)
+            rows[static_cast<size_t>(i * 5 + j)] = i == 6 ? Scalar::of(fill) : rows[static_cast<size_t>((i - 1) * 5 + j)];
+    return rows;
+}
+
+// Rows of at most one run of one value each (sparseinterval), or with `points` at most one
+// entry each (sparsepoint), repeated as with_repeated_rows does.
+std::vector<Scalar> singular_rows(std::mt19937& rng, double fill, bool points) {
+    std::vector<Scalar> rows(35, Scalar::of(fill));
+    std::uniform_int_distribution<int> column(0, 5), value(2, 4);
+    for (int64_t i = 0; i < 7; ++i) {
+        int c = column(rng), v = value(rng);
+        int64_t end = std::min<int64_t>(5, points ? c + 1 : c + 1 + i % 3);
+        for (int64_t j = c; j < end; ++j) rows[static_cast<size_t>(i * 5 + j)] = Scalar::of(static_cast<double>(v));
+    }
+    return with_repeated_rows(rows, fill);
+}
+
+} // namespace
+
 // Runs of sub-fibres: a matrix whose neighbouring rows (or columns) repeat, converted into a
-// runlist above dense, sparselist, sparsebytemap and runlist levels by compiled code, gives the
-// runtime's storage exactly (runs merged alike), for fills 0, 1 and inf; and back.
+// runlist above every level by compiled code, gives the runtime's storage exactly (runs merged
+// alike), for fills 0, 1 and inf; and back. Each target is read from one source format per fill
+// (rotating), so that the kernels stay few.
 TEST(CompilerConvert, RunsOfSubFibresAreCompiled) {
     std::mt19937 rng(18);
-    for (double fill : {0.0, 1.0, std::numeric_limits<double>::infinity()}) {
-        Tensor random = random_tensor({7, 5}, "dense", fill, 0.4, rng);
-        // Rows 1, 2 copy row 0, row 4 copies row 3, row 6 is empty: runs of every length.
-        std::vector<Scalar> rows = random.to_dense();
-        for (int64_t i : {1, 2, 4, 6})
-            for (int64_t j = 0; j < 5; ++j)
-                rows[static_cast<size_t>(i * 5 + j)] = i == 6 ? Scalar::of(fill) : rows[static_cast<size_t>((i - 1) * 5 + j)];
-        for (const char* from : {"dense", "csr", "csc"}) {
+    const std::vector<double> fills{0.0, 1.0, std::numeric_limits<double>::infinity()};
+    const std::vector<const char*> sources{"dense", "csr", "csc"};
+    for (size_t f = 0; f < fills.size(); ++f) {
+        double fill = fills[f];
+        std::vector<Scalar> rows = with_repeated_rows(random_tensor({7, 5}, "dense", fill, 0.4, rng).to_dense(), fill);
+        std::vector<const char*> targets{"runlist(0)/dense(1)", "runlist(0)/sparselist(1)@64", "rle(0)/bytemap(1)",
+                                         "rle(0)/rle(1)", "rle(1)/dense(0)", "sparselist(0)/rle(1)", "rle(0)/band(1)",
+                                         "rle(0)/vbl(1)", "rle(0)/sparserunlist(1)", "rle(0)/packbits(1)@64",
+                                         "rle(0)/hash(1)", "rle(0)/coo(1)", "rle(1)/hash(0)"};
+        for (size_t k = 0; k < targets.size(); ++k) {
+            const char* from = sources[(k + f) % sources.size()];
             Tensor source = Tensor::from_dense({7, 5}, ValueType::Float64, Scalar::of(fill), Format::parse(from, 2), rows);
-            for (const char* to : {"runlist(0)/dense(1)", "runlist(0)/sparselist(1)@64", "rle(0)/bytemap(1)",
-                                   "rle(0)/rle(1)", "rle(1)/dense(0)", "sparselist(0)/rle(1)"}) {
-                bool compiled = false;
-                expect_same_as_runtime(source, to, &compiled);
-                EXPECT_TRUE(compiled) << from << " -> " << to;
-                Tensor got = convert_compiled(source, Format::parse(to, 2), test_options()).tensor;
-                Tensor want = source.convert(Format::parse(to, 2));
-                for (int k = 0; k < want.num_levels(); ++k)
-                    for (const std::string& name : want.level(k).names)
-                        if (name != "tbl") // a bytemap's unused slots may differ
-                            EXPECT_EQ(stored_buffer(got.level(k).buffer(name)), stored_buffer(want.level(k).buffer(name)))
-                                << from << " -> " << to << ", level " << k << " " << name;
-                EXPECT_EQ(stored_buffer(got.values()), stored_buffer(want.values())) << from << " -> " << to;
-                EXPECT_EQ(got.stored(), want.stored()) << from << " -> " << to;
-                expect_same_as_runtime(want, "csr", &compiled);
-                EXPECT_TRUE(compiled) << to << " -> csr";
-            }
+            expect_runtime_buffers(source, targets[k], /*back=*/f == 0);
+        }
+        for (bool points : {false, true}) {
+            Tensor source = Tensor::from_dense({7, 5}, ValueType::Float64, Scalar::of(fill),
+                                               Format::parse(sources[f], 2), singular_rows(rng, fill, points));
+            expect_runtime_buffers(source, points ? "rle(0)/point(1)" : "rle(0)/interval(1)", /*back=*/true);
         }
     }
-    // Levels whose fibres generated code does not compare: the runtime converts, and says why.
-    Tensor csr = random_tensor({4, 6}, "csr", 0.0, 0.5, rng);
-    bool compiled = true;
-    expect_same_as_runtime(csr, "runlist(0)/band(1)", &compiled);
-    EXPECT_FALSE(compiled);
-    Conversion c = convert_compiled(csr, Format::parse("runlist(0)/band(1)", 2), test_options());
-    EXPECT_NE(c.fallback_reason.find("cannot write a runlist level above a sparseband level"), std::string::npos)
-        << c.fallback_reason;
+    std::vector<Scalar> bits = with_repeated_rows(random_tensor({7, 5}, "dense", 0.0, 0.4, rng).to_dense(), 0.0);
+    for (Scalar& v : bits) v = Scalar::of(!v.same(Scalar::of(0.0)));
+    // Pattern leaves, under a sparse level below the runlist.
+    Tensor pattern = Tensor::from_dense({7, 5}, ValueType::Bool, Scalar::of(false), Format::csr(), bits);
+    for (const char* to : {"rle(0)/sparselist(1)/pattern", "rle(1)/hash(0)/pattern", "rle(0)/vbl(1)/pattern",
+                           "rle(0)/coo(1)/pattern"})
+        expect_runtime_buffers(pattern, to, /*back=*/false);
+    // Three dimensions: runs of matrices above a coo level of two modes, a hash pair, and runs
+    // nested in blocks.
+    std::vector<Scalar> cube;
+    for (int copy = 0; copy < 2; ++copy) {
+        std::vector<Scalar> slab = random_tensor({3, 4}, "dense", 1.0, 0.5, rng).to_dense();
+        for (int twice = 0; twice < 2; ++twice) cube.insert(cube.end(), slab.begin(), slab.end());
+    }
+    Tensor source = Tensor::from_dense({4, 3, 4}, ValueType::Float64, Scalar::of(1.0), Format::parse("csf", 3), cube);
+    for (const char* to : {"rle(0)/coo(1,2)", "rle(0)/hash(1)/hash(2)", "rle(0)/vbl(1)/rle(2)"})
+        expect_runtime_buffers(source, to, /*back=*/false);
 }
 
 TEST(CompilerConvert, VectorsAndThreeDimensionalTensors) {

@@ -4,8 +4,9 @@
 // formats, the inputs and the generated C. SISKIN_TEST_SEED=<n> runs another set of cases.
 // Outputs are dense or of every level the compiler writes (sparselist, bytemap, runlist,
 // sparseband, sparserunlist, sparseblocklist (vbl), packbits, coo, sparsehash, pattern leaves;
-// bytemap above another level too, and runlist above dense, sparselist, runlist and bytemap,
-// read above sparseband and hash too, on matrices whose rows or columns often repeat), with
+// bytemap above another level too, and runlist above every level but the singular ones (whose
+// random outputs would need more than one entry or run per fibre; compiler_convert_test has
+// them), read and written, on matrices whose rows or columns often repeat), with
 // chosen or given index widths. Each case runs on 1, 2, 3
 // or 7 threads (CompileOptions::threads, every loop in parallel however small), and a matrix may
 // have an empty row and a full one (chunks balanced by entries meet both).
@@ -116,12 +117,15 @@ struct Gen {
                                                    "dense(0)/sparserunlist(1)", "dense(0)/vbl(1)",
                                                    "dense(0)/packbits(1)", "dense(0)/hash(1)", "hash(0)/hash(1)",
                                                    "bytemap(0)/sparselist(1)", "rle(0)/dense(1)", "rle(0)/sparselist(1)",
-                                                   "rle(0)/rle(1)", "rle(0)/bytemap(1)", "rle(0)/band(1)"};
+                                                   "rle(0)/rle(1)", "rle(0)/bytemap(1)", "rle(0)/band(1)",
+                                                   "rle(0)/vbl(1)", "rle(0)/packbits(1)", "rle(0)/sparserunlist(1)",
+                                                   "rle(0)/hash(1)"};
         static const std::vector<std::string> cols{"dense", "csc", "dcsc", "dense(1)/band(0)",
                                                    "dense(1)/rle(0)", "dense(1)/bytemap(0)",
                                                    "sparselist(1)/sparserunlist(0)", "vbl(1)/vbl(0)",
                                                    "dense(1)/packbits(0)", "hash(1)/hash(0)", "bytemap(1)/bytemap(0)",
-                                                   "rle(1)/dense(0)", "rle(1)/sparselist(0)", "rle(1)/hash(0)"};
+                                                   "rle(1)/dense(0)", "rle(1)/sparselist(0)", "rle(1)/hash(0)",
+                                                   "rle(1)/band(0)", "rle(1)/packbits(0)", "rle(1)/sparserunlist(0)"};
         std::string f = pick(rng, row_major ? rows : cols);
         return f + width();
     }
@@ -164,7 +168,13 @@ struct Gen {
             {"dense(0)/hash(1)", "sparselist(1)/hash(0)"},
             {"rle(0)/dense(1)", "rle(1)/dense(0)"},
             {"rle(0)/sparselist(1)", "rle(1)/rle(0)"},
-            {"rle(0)/bytemap(1)", "rle(1)/sparselist(0)"}};
+            {"rle(0)/bytemap(1)", "rle(1)/sparselist(0)"},
+            {"rle(0)/band(1)", "rle(1)/vbl(0)"},
+            {"rle(0)/vbl(1)", "rle(1)/band(0)"},
+            {"rle(0)/sparserunlist(1)", "rle(1)/packbits(0)"},
+            {"rle(0)/packbits(1)", "rle(1)/sparserunlist(0)"},
+            {"rle(0)/hash(1)", "rle(1)/hash(0)"},
+            {"rle(0)/coo(1)", "rle(1)/coo(0)"}};
         int k = pick(rng, static_cast<int>(formats.size()) + 1);
         if (k == 0) return std::nullopt; // dense
         const auto& [rows, cols] = formats[static_cast<size_t>(k - 1)];
@@ -179,10 +189,11 @@ struct Gen {
                                                    "coo(0,1)/pattern", "dense(0)/bytemap(1)/pattern",
                                                    "dense(0)/sparserunlist(1)/pattern",
                                                    "hash(0)/hash(1)/pattern", "bytemap(0)/sparselist(1)/pattern",
-                                                   "rle(0)/sparselist(1)/pattern"};
+                                                   "rle(0)/sparselist(1)/pattern", "rle(0)/vbl(1)/pattern",
+                                                   "rle(0)/coo(1)/pattern"};
         static const std::vector<std::string> cols{"dense(1)/sparselist(0)/pattern", "coo(1,0)/pattern",
                                                    "dense(1)/bytemap(0)/pattern", "hash(1)/hash(0)/pattern",
-                                                   "rle(1)/sparselist(0)/pattern"};
+                                                   "rle(1)/sparselist(0)/pattern", "rle(1)/hash(0)/pattern"};
         return Format::parse(pick(rng, row_major ? rows : cols), 2);
     }
     double density() { return pick(rng, std::vector<double>{0.0, 0.15, 0.4, 0.8, 1.0}); }

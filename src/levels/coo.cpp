@@ -161,6 +161,20 @@ public:
         refuse_random_write(f, "coo");
     }
 
+    // A fibre lists its kept tuples in order, as a sparselist its coordinates.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        std::vector<std::string> crds;
+        for (size_t k = 0; k < t.format.levels()[static_cast<size_t>(level)].modes.size(); ++k)
+            crds.push_back("crd" + std::to_string(k));
+        return same_listed_fibres(ctx, t, level, crds, p, q);
+    }
+
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        discard_appended_fibres(ctx, t, level, r);
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         const BufferBinding& pos = t.buffer(level, "pos");

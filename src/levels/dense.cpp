@@ -45,7 +45,6 @@ public:
         return c_mul(parents, t.level_dim(level));
     }
 
-    bool compares_fibres() const override { return true; }
 
     cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
                            const cast::Expr& q) const override {

@@ -75,12 +75,6 @@ void discard_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, cons
     if (next < t.num_levels()) t.level(next).discard_fibres(ctx, t, next, r);
 }
 
-std::optional<int> first_level_not_comparing(const TensorBinding& t, int level) {
-    for (int k = level + 1; k < t.num_levels(); ++k)
-        if (!t.level(k).compares_fibres()) return k;
-    return std::nullopt;
-}
-
 cast::Expr all_below(LowerCtx& ctx, const cast::Expr& count,
                      const std::function<cast::Expr(const cast::Expr& k)>& test) {
     cast::Expr same = ctx.local("same", cast::lit(Scalar::of(true)), ValueType::Bool);
@@ -97,10 +91,9 @@ cast::Expr all_below(LowerCtx& ctx, const cast::Expr& count,
     return same;
 }
 
-cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view crd,
-                              const cast::Expr& p, const cast::Expr& q) {
+cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level,
+                              const std::vector<std::string>& crds, const cast::Expr& p, const cast::Expr& q) {
     cast::Expr pos = t.buffer(level, "pos").data_var();
-    cast::Expr c = t.buffer(level, crd).data_var();
     cast::Expr p0 = ctx.local("p_first", cast::at(pos, p)), q0 = ctx.local("q_first", cast::at(pos, q));
     cast::Expr length = ctx.local("length", c_sub(cast::at(pos, c_add(p, 1)), p0));
     cast::Expr equal_lengths = cast::bin(cast::BinaryOp::Eq, length, c_sub(cast::at(pos, c_add(q, 1)), q0));
@@ -108,9 +101,40 @@ cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level, 
     cast::Expr same = all_below(ctx, entries, [&](const cast::Expr& k) {
         cast::Expr a = c_add(p0, k), b = c_add(q0, k);
         cast::Expr below = same_child_fibres(ctx, t, level, a, b);
-        return cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(c, a), cast::at(c, b)), below);
+        for (const std::string& crd : crds) {
+            cast::Expr c = t.buffer(level, crd).data_var();
+            below = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(c, a), cast::at(c, b)), below);
+        }
+        return below;
     });
     return cast::bin(cast::BinaryOp::LogAnd, equal_lengths, same);
+}
+
+cast::Expr same_segmented_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view ends,
+                                 const cast::Expr& p, const cast::Expr& q) {
+    cast::Expr pos = t.buffer(level, "pos").data_var();
+    cast::Expr ofs = t.buffer(level, "ofs").data_var();
+    cast::Expr end = t.buffer(level, ends).data_var();
+    cast::Expr p0 = ctx.local("p_first", cast::at(pos, p)), q0 = ctx.local("q_first", cast::at(pos, q));
+    cast::Expr segments = ctx.local("segments", c_sub(cast::at(pos, c_add(p, 1)), p0));
+    cast::Expr equal_counts = ctx.local(
+        "equal_counts", cast::bin(cast::BinaryOp::Eq, segments, c_sub(cast::at(pos, c_add(q, 1)), q0)), ValueType::Bool);
+    auto length = [&](const cast::Expr& k) { return c_sub(cast::at(ofs, c_add(k, 1)), cast::at(ofs, k)); };
+    cast::Expr same_segments = all_below(ctx, cast::Ternary::make(equal_counts, segments, c_int(0)),
+                                         [&](const cast::Expr& k) {
+                                             cast::Expr a = c_add(p0, k), b = c_add(q0, k);
+                                             return cast::bin(cast::BinaryOp::LogAnd,
+                                                              cast::bin(cast::BinaryOp::Eq, cast::at(end, a), cast::at(end, b)),
+                                                              cast::bin(cast::BinaryOp::Eq, length(a), length(b)));
+                                         });
+    cast::Expr alike = cast::bin(cast::BinaryOp::LogAnd, equal_counts, same_segments);
+    // Equal segment lengths make the child ranges equally long.
+    cast::Expr a0 = ctx.local("p_slots", cast::at(ofs, p0)), b0 = ctx.local("q_slots", cast::at(ofs, q0));
+    cast::Expr slots = cast::Ternary::make(alike, c_sub(cast::at(ofs, c_add(p0, segments)), a0), c_int(0));
+    cast::Expr same_below = all_below(ctx, slots, [&](const cast::Expr& k) {
+        return same_child_fibres(ctx, t, level, c_add(a0, k), c_add(b0, k));
+    });
+    return cast::bin(cast::BinaryOp::LogAnd, alike, same_below);
 }
 
 void discard_appended_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) {

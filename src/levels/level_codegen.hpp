@@ -91,17 +91,22 @@ cast::Expr same_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, c
 /// Forgets what was written below positions r, r+1, ... of `level` (the leaf needs nothing: its
 /// slots are filled again when reopened).
 void discard_child_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r);
-/// The first level below `level` that cannot compare its fibres, or nullopt when all can.
-std::optional<int> first_level_not_comparing(const TensorBinding& t, int level);
 /// Whether test(k) holds for every k < count: `same = 1; for (k = 0; same && k < count; k++)
 /// { code of test(k); same = test(k); }`, stopping at the first k that fails.
 cast::Expr all_below(LowerCtx& ctx, const cast::Expr& count,
                      const std::function<cast::Expr(const cast::Expr& k)>& test);
-/// same_fibres of a level whose fibre r lists entries pos[r] .. pos[r+1]-1 with coordinates (or
-/// exclusive ends) `crd` (sparselist, runlist): as many entries, the same numbers in `crd`, and
-/// the same below each.
-cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view crd,
-                              const cast::Expr& p, const cast::Expr& q);
+/// same_fibres of a level whose fibre r lists entries pos[r] .. pos[r+1]-1, entry k described by
+/// the numbers crds[j][k] (coordinates or run bounds: sparselist's crd, runlist's right,
+/// sparserunlist's left and right, coo's crd0 ..) and owning child position k: as many entries,
+/// the same numbers, and the same below each.
+cast::Expr same_listed_fibres(LowerCtx& ctx, const TensorBinding& t, int level,
+                              const std::vector<std::string>& crds, const cast::Expr& p, const cast::Expr& q);
+/// same_fibres of a level whose fibre r is the segments pos[r] .. pos[r+1]-1, segment k ending
+/// at ends[k] and owning the child positions ofs[k] .. ofs[k+1]-1 (sparseblocklist's blocks,
+/// packbits' runs and literals): as many segments, the same ends and lengths, and the same below
+/// each child position.
+cast::Expr same_segmented_fibres(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view ends,
+                                 const cast::Expr& p, const cast::Expr& q);
 /// discard_fibres of a level appended fibre by fibre at its `count` (sparselist, runlist): the
 /// level goes back to pos[r], and the level below forgets what was below from there on.
 void discard_appended_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r);

@@ -137,9 +137,7 @@ public:
         // A fibre before `next` is written again only when its parent dropped the slot it was
         // written under: what was written from it on is discarded. (Fibre 0 is written once.)
         if (c_constant(r) != 0) {
-            pre.push_back(cast::If::make(lt(r, next), cast::Block::make({cast::assign(count, cast::at(pos, r)),
-                                                                         cast::assign(slots, cast::at(ofs, count)),
-                                                                         cast::assign(next, r)})));
+            pre.push_back(cast::If::make(lt(r, next), cast::Block::make(rewind(ctx, t, level, r))));
             pre.push_back(skip_fibres(ctx, t, level, r));
         }
         auto w = std::make_shared<Writer>(Writer{std::make_shared<const Fiber>(f), cast::var(ctx.fresh("f_start")),
@@ -171,6 +169,23 @@ public:
 
     LExpr locate_write(LowerCtx&, const Fiber& f) const override { refuse_random_write(f, "packbits"); }
 
+    // The encoding is canonical, so two fibres hold the same when their segments end alike, are
+    // as long, and hold the same values. A fibre no loop wrote gets its fill run first.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        for (const cast::Expr& r : {p, q}) {
+            ctx.emit(ctx.reserve(t.buffer(level, "pos"), c_add(r, 2)));
+            ctx.emit(skip_fibres(ctx, t, level, c_add(r, 1)));
+        }
+        return same_segmented_fibres(ctx, t, level, "right", p, q);
+    }
+
+    // Segments and values go back to where fibre r starts (only fibres before `next` hold any).
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        ctx.emit(cast::If::make(lt(r, ctx.level_var(t, level, "next")), cast::Block::make(rewind(ctx, t, level, r))));
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& parents) const override {
         const BufferBinding& pos = t.buffer(level, "pos");
         cast::Expr count = ctx.level_var(t, level, "count"), slots = ctx.level_var(t, level, "slots");
@@ -191,6 +206,14 @@ private:
         std::shared_ptr<const Fiber> fiber;
         cast::Expr start, covered;
     };
+
+    // Statements going back to where fibre r (before `next`) starts: its first segment and value.
+    static std::vector<cast::Stmt> rewind(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) {
+        cast::Expr count = ctx.level_var(t, level, "count"), next = ctx.level_var(t, level, "next");
+        cast::Expr slots = ctx.level_var(t, level, "slots");
+        return {cast::assign(count, cast::at(t.buffer(level, "pos").data_var(), r)),
+                cast::assign(slots, cast::at(t.buffer(level, "ofs").data_var(), count)), cast::assign(next, r)};
+    }
 
     // Room for one more segment and one more value, and the value's slot readied (the fill).
     static std::vector<cast::Stmt> open_slot(LowerCtx& ctx, const TensorBinding& t, int level) {

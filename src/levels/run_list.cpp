@@ -42,8 +42,8 @@ namespace {
 // with the fill, then opens position count (a leaf slot holding the fill, or an empty fibre
 // below); after the write, it joins the previous run when they hold the same, else becomes run
 // count (right = hi). Values are compared with Scalar::same's rule; sub-fibres by the levels
-// below (same_fibres: dense, sparselist, sparsebytemap, runlist), and a joining sub-fibre is
-// discarded below (discard_fibres), so its position is written again by the next run. Closing
+// below (same_fibres, which every level has), and a joining sub-fibre is discarded below
+// (discard_fibres), so its position is written again by the next run. Closing
 // the fibre covers [covered, n) with the fill and sets pos[r+1]. Fibres no loop reaches (a
 // sparse loop outside skipped them) get one fill run when a later fibre opens, when they are
 // compared, or at freeze; `next` is the first fibre without runs. A sparse parent learns
@@ -67,14 +67,6 @@ public:
 
 
     void declare(LowerCtx& ctx, const TensorBinding& t, int level) const override {
-        if (auto k = first_level_not_comparing(t, level))
-            throw Error(fmt::format("output {} ({}): compiled code cannot write a runlist level above "
-                                    "a {} level yet (a run's sub-fibre joins the run before it when "
-                                    "they are equal, and {} levels cannot be compared in generated "
-                                    "code); runlist can be written above {}",
-                                    t.name, t.format.to_string(), t.format.levels()[static_cast<size_t>(*k)].kind,
-                                    t.format.levels()[static_cast<size_t>(*k)].kind, comparing_levels()),
-                        Error::Kind::Unsupported);
         std::string runs = ctx.fresh(t.name + "_runs" + std::to_string(level));
         std::string next = ctx.fresh(t.name + "_next" + std::to_string(level));
         auto i64 = cast::Type::of(ValueType::Int64);
@@ -146,7 +138,6 @@ public:
         refuse_random_write(f, "runlist");
     }
 
-    bool compares_fibres() const override { return true; }
 
     // A fibre no loop wrote has no runs yet: it gets its fill run first.
     cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
@@ -155,7 +146,7 @@ public:
             ctx.emit(ctx.reserve(t.buffer(level, "pos"), c_add(r, 2)));
             ctx.emit(skip_fibres(ctx, t, level, c_add(r, 1)));
         }
-        return same_listed_fibres(ctx, t, level, "right", p, q);
+        return same_listed_fibres(ctx, t, level, {"right"}, p, q);
     }
 
     // Only fibres before `next` hold runs.
@@ -190,15 +181,6 @@ private:
         cast::Expr start, covered;
         std::optional<cast::Expr> written;
     };
-
-    // The levels a runlist can be written above, for the refusal.
-    static std::string comparing_levels() {
-        std::string out;
-        for (const LevelFormat* f : level_formats())
-            if (f->codegen() && f->codegen()->compares_fibres())
-                out += fmt::format("{}{}", out.empty() ? "" : ", ", f->name());
-        return out;
-    }
 
     // Statements opening position `count` for a run: room in right, and the slots below it
     // (the leaf's set to the fill, an empty fibre of the next level).

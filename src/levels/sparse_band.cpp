@@ -127,6 +127,32 @@ public:
         refuse_random_write(f, "sparseband");
     }
 
+    // Blocks are canonical (they span the first kept entry to the last), so two fibres hold the
+    // same when their blocks end alike, are as long, and hold the same below each position.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr ofs = t.buffer(level, "ofs").data_var(), idx = t.buffer(level, "idx").data_var();
+        cast::Expr p0 = ctx.local("p_first", cast::at(ofs, p)), q0 = ctx.local("q_first", cast::at(ofs, q));
+        cast::Expr length = ctx.local("length", c_sub(cast::at(ofs, c_add(p, 1)), p0));
+        cast::Expr alike = ctx.local(
+            "alike",
+            cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(idx, p), cast::at(idx, q)),
+                      cast::bin(cast::BinaryOp::Eq, length, c_sub(cast::at(ofs, c_add(q, 1)), q0))),
+            ValueType::Bool);
+        cast::Expr same = all_below(ctx, cast::Ternary::make(alike, length, c_int(0)), [&](const cast::Expr& k) {
+            return same_child_fibres(ctx, t, level, c_add(p0, k), c_add(q0, k));
+        });
+        return cast::bin(cast::BinaryOp::LogAnd, alike, same);
+    }
+
+    // The level's positions go back to where fibre r starts.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        cast::Expr count = ctx.level_var(t, level, "count");
+        ctx.emit(cast::assign(count, cast::at(t.buffer(level, "ofs").data_var(), r)));
+        discard_child_fibres(ctx, t, level, count);
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         const BufferBinding& ofs = t.buffer(level, "ofs");

@@ -93,6 +93,21 @@ public:
         refuse_random_write(f, "sparseblocklist");
     }
 
+    // Blocks are canonical (kept entries only, touching ones joined).
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        return same_segmented_fibres(ctx, t, level, "idx", p, q);
+    }
+
+    // Blocks go back to fibre r's first, child positions to that block's first.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        cast::Expr blocks = ctx.level_var(t, level, "count"), slots = ctx.level_var(t, level, "slots");
+        ctx.emit(cast::assign(blocks, cast::at(t.buffer(level, "pos").data_var(), r)));
+        ctx.emit(cast::assign(slots, cast::at(t.buffer(level, "ofs").data_var(), blocks)));
+        discard_child_fibres(ctx, t, level, slots);
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         freeze_appended_positions(ctx, t, level, parents);

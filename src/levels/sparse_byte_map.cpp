@@ -115,7 +115,6 @@ public:
 
     // Slot q holds an entry when tbl[q] is set and, right above an element leaf, the value is
     // not the fill (freeze drops the others).
-    bool compares_fibres() const override { return true; }
 
     cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
                            const cast::Expr& q) const override {

@@ -9,6 +9,7 @@
 // level: the 2-D workspace of outer-product SpGEMM) keep theirs.
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
@@ -76,13 +77,94 @@ public:
             ctx.emit(cast::assign(t.buffer(level, name).size_var(), c_int(0)));
     }
 
-    // Entries open when first written, not with their parent.
-    void init_slots(LowerCtx&, const TensorBinding&, int, const cast::Expr&, const cast::Expr&) const override {}
+    // Entries open when first written, not with their parent. Below runs of sub-fibres, the
+    // opened fibres' lists start empty (see below).
+    void init_slots(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& lo,
+                    const cast::Expr& hi) const override {
+        if (!listed(t, level)) return;
+        const BufferBinding& head = t.buffer(level, "pos");
+        ctx.emit(ctx.reserve(head, hi, /*written_first=*/true));
+        emit_range_loop(ctx, lo, hi, [&](const cast::Expr& k) {
+            return std::vector<cast::Stmt>{cast::assign(cast::at(head.data_var(), k), c_int(-1))};
+        });
+    }
 
     LoopletPtr unfurl_write(LowerCtx&, const Fiber& f) const override { return lookup_each(f, write_at); }
 
     LExpr locate_write(LowerCtx& ctx, const Fiber& f) const override {
         return at_subscript(ctx, f, write_at);
+    }
+
+    // Runs of sub-fibres: under a runlist the fibres are written one after the other, so the
+    // entries of the fibres from r on are the latest inserted, and each fibre lists its entries
+    // while it is written (`listed`). Two fibres hold the same when every stored entry of one is
+    // found stored in the other with the same below, and they store as many.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        for (const char* name : {"tbl", "par", "crd"}) ctx.emit(refresh(t.buffer(level, name)));
+        const BufferBinding& tbl = t.buffer(level, "tbl");
+        cast::Expr head = t.buffer(level, "pos").data_var(), link = t.buffer(level, "idx").data_var();
+        cast::Expr crd = t.buffer(level, "crd").data_var();
+        cast::Expr same = ctx.local("same", cast::lit(Scalar::of(true)), ValueType::Bool);
+        cast::Expr stored_p = ctx.local("stored_p", c_int(0)), stored_q = ctx.local("stored_q", c_int(0));
+        std::string fn = "siskin_hash_find_" + std::string(search_suffix(t.index_type(level)));
+        // Walks fibre r's list; body(k) runs for each stored entry k.
+        auto walk = [&](const cast::Expr& r, const cast::Expr& running,
+                        const std::function<std::vector<cast::Stmt>(const cast::Expr&)>& body) {
+            cast::Expr first = ctx.local("first", as_i64(cast::at(head, r)));
+            std::string k = ctx.fresh("k");
+            cast::Expr kv = cast::var(k);
+            std::vector<cast::Stmt> each = ctx.capture([&] {
+                cast::Expr stored = ctx.local("stored", stored_at(ctx, t, level, kv), ValueType::Bool);
+                ctx.emit(cast::If::make(stored, cast::Block::make(body(kv))));
+            });
+            ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), k, first),
+                                     cast::bin(cast::BinaryOp::LogAnd, running,
+                                               cast::bin(cast::BinaryOp::Ge, kv, c_int(0))),
+                                     cast::assign(kv, as_i64(cast::at(link, kv))), cast::Block::make(each)));
+        };
+        walk(p, same, [&](const cast::Expr& k) {
+            return ctx.capture([&] {
+                ctx.emit(cast::Increment::make(stored_p));
+                cast::Expr other = ctx.local("other", cast::call(fn, {tbl.data_var(), tbl.size_var(),
+                                                                      t.buffer(level, "par").data_var(), crd,
+                                                                      as_i64(q), as_i64(cast::at(crd, k))}));
+                cast::Expr found = cast::bin(cast::BinaryOp::Ge, other, c_int(0));
+                ctx.emit(cast::assign(same, found));
+                std::vector<cast::Stmt> below = ctx.capture([&] {
+                    cast::Expr stored = stored_at(ctx, t, level, other);
+                    ctx.emit(cast::assign(same, stored));
+                    std::vector<cast::Stmt> child = ctx.capture([&] {
+                        cast::Expr equal = same_child_fibres(ctx, t, level, k, other);
+                        ctx.emit(cast::assign(same, equal));
+                    });
+                    ctx.emit(cast::If::make(same, cast::Block::make(child)));
+                });
+                ctx.emit(cast::If::make(same, cast::Block::make(below)));
+            });
+        });
+        walk(q, same, [&](const cast::Expr&) { return std::vector<cast::Stmt>{cast::Increment::make(stored_q)}; });
+        return cast::bin(cast::BinaryOp::LogAnd, same, cast::bin(cast::BinaryOp::Eq, stored_p, stored_q));
+    }
+
+    // The entries of fibres r, r+1, ... (the latest inserted) leave the table, and the level
+    // below forgets the fibres they owned.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        for (const char* name : {"tbl", "par", "crd"}) ctx.emit(refresh(t.buffer(level, name)));
+        cast::Expr count = ctx.level_var(t, level, "count");
+        cast::Expr par = t.buffer(level, "par").data_var();
+        cast::Expr from = ctx.local("from", count);
+        ctx.emit(cast::While::make(
+            cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Gt, from, c_int(0)),
+                      cast::bin(cast::BinaryOp::Ge, as_i64(cast::at(par, c_add(from, -1))), r)),
+            cast::Block::make({cast::Increment::make(from, /*decrement=*/true)})));
+        std::string fn = "siskin_hash_forget_" + std::string(search_suffix(t.index_type(level)));
+        ctx.emit(cast::Eval::make(cast::call(fn, {t.buffer(level, "tbl").raw_var(), par,
+                                                      t.buffer(level, "crd").data_var(),
+                                                      cast::un(cast::UnaryOp::AddressOf, count), from})));
+        for (const char* name : {"par", "crd"}) set_buffer_size(ctx, t.buffer(level, name), count);
+        discard_child_fibres(ctx, t, level, count);
     }
 
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
@@ -115,6 +197,22 @@ private:
     // Whether an entry is kept for its value (an element leaf right below) besides its flag.
     static bool keeps_by_value(const TensorBinding& t, int level) {
         return level + 1 == t.num_levels() && t.format.leaf() == Leaf::Element;
+    }
+
+    // Whether entry k is stored (what freeze keeps).
+    static cast::Expr stored_at(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& k) {
+        cast::Expr flag = at(t.buffer(level, "flg").data_var(), k);
+        if (!keeps_by_value(t, level)) return flag;
+        return cast::bin(cast::BinaryOp::LogAnd, flag, t.leaf().holds_value(ctx, t, k));
+    }
+
+    // Below runs of sub-fibres (a level above holds runs, which only a runlist does above
+    // another level), each fibre lists its entries while it is written: pos[r] is the latest
+    // entry of fibre r (-1: none) and idx[q] the one before q, in the buffers freeze fills.
+    static bool listed(const TensorBinding& t, int level) {
+        for (int k = 0; k < level; ++k)
+            if (level_format(t.format.levels()[static_cast<size_t>(k)].kind).properties().runs) return true;
+        return false;
     }
 
     static LExpr locate_at(LowerCtx& ctx, const Fiber& f, const cast::Expr& c) {
@@ -152,6 +250,14 @@ private:
         std::vector<cast::Stmt> open = ctx.capture([&] {
             ctx.emit(ctx.reserve(flg, c_add(qv, 1), /*written_first=*/true));
             ctx.emit(cast::assign(at(flg.data_var(), qv), cast::lit(Scalar::of(false))));
+            if (listed(t, f.level)) {
+                const BufferBinding& link = t.buffer(f.level, "idx");
+                cast::Expr head = cast::at(t.buffer(f.level, "pos").data_var(), f.pos.front());
+                auto itype = cast::Type::of(t.index_type(f.level));
+                ctx.emit(ctx.reserve(link, c_add(qv, 1), /*written_first=*/true));
+                ctx.emit(cast::assign(cast::at(link.data_var(), qv), head));
+                ctx.emit(cast::assign(head, cast::Cast::make(itype, qv)));
+            }
             init_child_slots(ctx, t, f.level, qv, c_add(qv, 1));
         });
         pre.push_back(cast::If::make(cast::bin(cast::BinaryOp::Ne, count, cast::var(before)),

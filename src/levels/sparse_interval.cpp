@@ -80,6 +80,28 @@ public:
         refuse_random_write(f, "sparseinterval");
     }
 
+    // The same run (0, 0 for both when empty) of the same value. The level is the last one, so
+    // there is nothing below to discard: a reopened fibre is emptied by init_slots.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr left = t.buffer(level, "left").data_var(), right = t.buffer(level, "right").data_var();
+        cast::Expr same = ctx.local(
+            "same",
+            cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Eq, cast::at(left, p), cast::at(left, q)),
+                      cast::bin(cast::BinaryOp::Eq, cast::at(right, p), cast::at(right, q))),
+            ValueType::Bool);
+        std::vector<cast::Stmt> value = ctx.capture([&] {
+            cast::Expr equal = same_child_fibres(ctx, t, level, p, q);
+            ctx.emit(cast::assign(same, equal));
+        });
+        cast::Expr stored = cast::bin(cast::BinaryOp::Lt, cast::at(left, p), cast::at(right, p));
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::LogAnd, same, stored), cast::Block::make(value)));
+        return same;
+    }
+
+    void discard_fibres(LowerCtx&, const TensorBinding&, int, const cast::Expr&) const override {}
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "left").raw_var(), "size"), parents));

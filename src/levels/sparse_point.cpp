@@ -69,6 +69,27 @@ public:
         refuse_random_write(f, "sparsepoint");
     }
 
+    // The same coordinate (n for both when empty), and the same below it.
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        cast::Expr idx = t.buffer(level, "idx").data_var();
+        cast::Expr same = ctx.local("same", cast::bin(cast::BinaryOp::Eq, cast::at(idx, p), cast::at(idx, q)),
+                                    ValueType::Bool);
+        std::vector<cast::Stmt> below = ctx.capture([&] {
+            cast::Expr equal = same_child_fibres(ctx, t, level, p, q);
+            ctx.emit(cast::assign(same, equal));
+        });
+        cast::Expr stored = cast::bin(cast::BinaryOp::Lt, cast::at(idx, p), t.level_dim(level));
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::LogAnd, same, stored), cast::Block::make(below)));
+        return same;
+    }
+
+    // Fibre r is emptied when reopened (init_slots); below, its child fibre is forgotten.
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        discard_child_fibres(ctx, t, level, r);
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         ctx.emit(cast::assign(cast::Field::make(t.buffer(level, "idx").raw_var(), "size"), parents));

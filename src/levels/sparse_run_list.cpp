@@ -79,6 +79,17 @@ public:
         refuse_random_write(f, "sparserunlist");
     }
 
+    // Runs are canonical (touching runs of one value are joined, the fill is not stored).
+
+    cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                           const cast::Expr& q) const override {
+        return same_listed_fibres(ctx, t, level, {"left", "right"}, p, q);
+    }
+
+    void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {
+        discard_appended_fibres(ctx, t, level, r);
+    }
+
     cast::Expr freeze(LowerCtx& ctx, const TensorBinding& t, int level,
                       const cast::Expr& parents) const override {
         freeze_appended_positions(ctx, t, level, parents);

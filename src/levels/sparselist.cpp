@@ -82,11 +82,10 @@ public:
         refuse_random_write(f, "sparselist");
     }
 
-    bool compares_fibres() const override { return true; }
 
     cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
                            const cast::Expr& q) const override {
-        return same_listed_fibres(ctx, t, level, "crd", p, q);
+        return same_listed_fibres(ctx, t, level, {"crd"}, p, q);
     }
 
     void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const override {

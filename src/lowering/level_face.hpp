@@ -54,23 +54,16 @@ public:
                               const cast::Expr& parents) const = 0;
 
     /// Runs of sub-fibres: a runlist above this level merges a run into the one before it when
-    /// their sub-fibres hold the same, comparing them right after the later one is written.
-    /// Whether this level can take part (same_fibres and discard_fibres are defined); when a
-    /// level below a runlist cannot, the compiler refuses that output.
-    virtual bool compares_fibres() const { return false; }
+    /// their sub-fibres hold the same, comparing them right after the later one is written, so
+    /// every level compares and discards its fibres.
     /// Emits code comparing fibres p and q of the level (both written and closed) and returns
     /// an expression, valid after that code, that holds when they store the same coordinates
     /// with the same values below (levels/level_codegen.hpp: same_child_fibres).
-    virtual cast::Expr same_fibres(LowerCtx&, const TensorBinding&, int, const cast::Expr&,
-                                   const cast::Expr&) const {
-        SISKIN_ASSERT(false, "same_fibres of a level that does not compare fibres");
-        return cast::lit(Scalar::of(false));
-    }
-    /// Emits code forgetting what was written in fibres r, r+1, ... of the level and below, so
-    /// that the next fibre opened at r (after init_slots) starts empty.
-    virtual void discard_fibres(LowerCtx&, const TensorBinding&, int, const cast::Expr&) const {
-        SISKIN_ASSERT(false, "discard_fibres of a level that does not compare fibres");
-    }
+    virtual cast::Expr same_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& p,
+                                   const cast::Expr& q) const = 0;
+    /// Emits code forgetting what was written in fibres r, r+1, ... of the level and below (the
+    /// latest written), so that the next fibre opened at r (after init_slots) starts empty.
+    virtual void discard_fibres(LowerCtx& ctx, const TensorBinding& t, int level, const cast::Expr& r) const = 0;
 
     /// Reading in storage order: the positions of the level below (or of the leaf) that hold
     /// the fibres at parent positions [lo, hi), when they are one contiguous range in which each
