@@ -544,9 +544,11 @@ void lower_rest(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
 /// L2; the window spans the most multiple of 64 coordinates that fit k operands.
 constexpr int64_t kWindowEntries = 8192;
 
-// Whether the body does nothing (lowers to no code) where every list holds its fill.
+// Whether the body does nothing (lowers to no code) where every list holds its fill, or, given
+// `alone`, where every list but that one does (it holds some other value).
 bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
-                      const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists) {
+                      const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists,
+                      std::optional<size_t> alone = std::nullopt) {
     auto claims = ctx.claims();
     size_t mark = ctx.prover().mark();
     Extent probe{cast::var("siskin_probe_lo"), cast::var("siskin_probe_hi")};
@@ -554,7 +556,9 @@ bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext
     std::map<const Node*, LExpr> by;
     for (size_t m = 0; m < cursors.size(); ++m) {
         skip.insert(cursors[m].node);
-        by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(lists[m]->fill)));
+        LExpr v = m == alone ? CValue::make(cast::var("siskin_probe_value"), lists[m]->tail_type, lists[m]->tail_finite)
+                             : lists[m]->fill;
+        by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(v)));
     }
     auto code = ctx.capture([&] {
         lower_extent(ctx, index, probe, replace_unfurled(truncate_all(ctx, body, index, ext, probe, skip), by));
@@ -565,14 +569,21 @@ bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext
 }
 
 // The window merge applies: the outermost loop (its array is filled once per call), unguarded
-// lists of one value type with literal fills, few enough for a window of 64 coordinates.
+// lists of one value type with literal fills, few enough for a window of 64 coordinates, and a
+// true union: the body does nothing where all hold their fills, and something where any one
+// list alone holds another value. Where one list alone does nothing (an intersection such as
+// `and(T1, R) xor and(T2, R)`), the step loop skips by that list and costs its entries, while a
+// window costs its width.
 bool window_applies(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
                     const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists) {
     if (ctx.depth != 1 || static_cast<int64_t>(cursors.size()) * 64 > kWindowEntries) return false;
     for (size_t m = 0; m < cursors.size(); ++m)
         if (!lists[m] || cursors[m].guard || !lists[m]->choice || lists[m]->tail_type != lists[0]->tail_type)
             return false;
-    return fills_do_nothing(ctx, index, ext, body, cursors, lists);
+    if (!fills_do_nothing(ctx, index, ext, body, cursors, lists)) return false;
+    for (size_t m = 0; m < cursors.size(); ++m)
+        if (fills_do_nothing(ctx, index, ext, body, cursors, lists, m)) return false;
+    return true;
 }
 
 void window_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
