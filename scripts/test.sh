@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh test
 scripts/build.sh
 cd build
-ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+ctest --output-on-failure --no-tests=error -j "$(nproc 2>/dev/null || echo 2)"
