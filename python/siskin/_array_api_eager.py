@@ -125,7 +125,8 @@ def take(x, indices, /, *, axis=None):
 
 
 def _index_array(indices, name):
-    idx = np.asarray(indices.compute() if isinstance(indices, (Array, Tensor)) else indices)
+    # A Tensor converts through __array__; only a lazy Array is computed first.
+    idx = np.asarray(indices.compute() if isinstance(indices, Array) else indices)
     if idx.size and idx.dtype.kind not in "iu":
         raise SiskinError(f"{name}: indices must be integers, got {idx.dtype}")
     return idx.astype(np.int64)

@@ -241,6 +241,11 @@ def test_repeat_take_along_axis_searchsorted_match_numpy():
     order = np.array([2, 0, 1])
     check(siskin.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=order),
           np.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=order).astype(np.int64))
+    # Counts and positions given as siskin tensors (converted through __array__).
+    check(siskin.repeat(siskin.asarray(np.array([1.0, 2.0, 3.0])), siskin.asarray(np.array([2, 0, 1]))),
+          np.repeat(np.array([1.0, 2.0, 3.0]), [2, 0, 1]))
+    check(siskin.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=siskin.asarray(order)),
+          np.searchsorted(np.array([3, 1, 2]), np.array([2]), sorter=order).astype(np.int64))
     x, d = make(1)
     with pytest.raises(siskin.SiskinError, match="out of bounds"):
         siskin.take_along_axis(x, np.full((1, 5), 9), axis=0)
