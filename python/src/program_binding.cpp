@@ -326,6 +326,8 @@ PyObject* call_kernel(PyObject* self, PyObject* args, PyObject* kwargs) {
         PyErr_NoMemory();
     } catch (const std::exception& e) {
         PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (...) { // nothing may leave a C slot
+        PyErr_SetString(PyExc_SystemError, "siskin: an unexpected C++ exception in a kernel call");
     }
     return nullptr;
 }

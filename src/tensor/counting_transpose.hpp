@@ -79,6 +79,8 @@ public:
         TransposeTarget<T> target{};
         std::exception_ptr failed;
         auto plan = [&](int n) {
+            rows_.clear(); // a second run plans anew
+            counts_.clear();
             for (int t = 0; t <= n; ++t) rows_.push_back(first_row(src_.pos, src_.n_old, t, n));
             for (int t = 0; t < n; ++t)
                 counts_.push_back(std::make_unique_for_overwrite<int64_t[]>(static_cast<size_t>(src_.n_new)));

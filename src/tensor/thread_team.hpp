@@ -2,6 +2,7 @@
 // A team of threads that runs the phases of one runtime operation (the counting-sort
 // transpose): started once, its phases separated by a barrier, instead of a start and a join
 // per phase. std::thread rather than OpenMP, so that the library needs no OpenMP runtime.
+#include <algorithm>
 #include <barrier>
 #include <exception>
 #include <latch>
@@ -25,6 +26,7 @@ template <class Plan, class Work> void run_team(int wanted, const Plan& plan, co
     int n = 1;
     auto run = [&](int t) { work(t, n, [&] { barrier->arrive_and_wait(); }); };
     std::vector<std::thread> others;
+    others.reserve(static_cast<size_t>(std::max(wanted - 1, 0))); // no bad_alloc once threads wait
     for (int t = 1; t < wanted; ++t) {
         try {
             others.emplace_back([&, t] {
