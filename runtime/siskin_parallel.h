@@ -77,6 +77,18 @@ SISKIN_DEFINE_CHUNK(i32, int32_t)
 SISKIN_DEFINE_CHUNK(i64, int64_t)
 #undef SISKIN_DEFINE_CHUNK
 
+/* The largest team a region of this kernel ran on in its last call (Kernel::last_threads): the
+ * host sets it to 1 before each call, and thread 0 of each region raises it to its team's size.
+ * Calls of one kernel that overlap share it. */
+__attribute__((visibility("default"))) int siskin_largest_team = 1;
+
+static inline void siskin_note_team(int team) {
+    int seen = __atomic_load_n(&siskin_largest_team, __ATOMIC_RELAXED);
+    while (seen < team &&
+           !__atomic_compare_exchange_n(&siskin_largest_team, &seen, team, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
 /* Records that chunk t stopped with `status`. The kernel returns the status of the first chunk
  * (in iteration order) that stopped, which is the error a serial run would have met first. */
 static inline void siskin_chunk_failed(int *status, int *failed_chunk, int t, int chunk_status) {

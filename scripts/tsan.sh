@@ -8,9 +8,10 @@
 # critical sections order: GCC's libgomp is not instrumented, so with it every region would be
 # reported. Covered: the kernels' own code and the runtime C it includes (runtime/*.h: chunking,
 # the per-thread parts and their join, the status record, buffer growth), and the library's own
-# threads, the counting-sort transpose (src/tensor/counting_transpose.hpp, built alone by
-# scripts/tsan/transpose_driver.cpp and checked against one thread). Not covered: the rest of the
-# C++ library, which starts no threads; OpenMP's internals (ignore_noninstrumented_modules).
+# region, the counting-sort transpose (src/tensor/counting_transpose.hpp on thread_team.hpp, built
+# alone by scripts/tsan/transpose_driver.cpp and checked against one thread). Not covered: the
+# rest of the C++ library, which has no other region; OpenMP's internals
+# (ignore_noninstrumented_modules).
 # Kernels allocate with malloc only here (SISKIN_BLOCK_NO_MAP): ThreadSanitizer does not see
 # mremap, so a mapping one thread gave up and another got at the same address would read as a
 # race.
@@ -26,7 +27,15 @@ if [ ! -x "$build/siskin" ]; then
 fi
 work=build-tsan
 mkdir -p "$work"
-clang++ -std=c++20 -Wall -Wextra -fsanitize=thread -g -O1 -I src scripts/tsan/transpose_driver.cpp -o "$work/transpose_driver"
-"$work/transpose_driver"
+# The transpose runs in an OpenMP region (thread_team.hpp): built with libomp and run with Archer,
+# as the kernels are.
+archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort | tail -n 1)
+if [ -z "$archer" ]; then
+  echo "scripts/tsan.sh: no libarcher.so (Debian: libomp-dev)" >&2
+  exit 2
+fi
+clang++ -std=c++20 -Wall -Wextra -fsanitize=thread -fopenmp -g -O1 -I src scripts/tsan/transpose_driver.cpp \
+  src/tensor/thread_team.cpp -o "$work/transpose_driver"
+OMP_TOOL_LIBRARIES="$archer" TSAN_OPTIONS="ignore_noninstrumented_modules=1" "$work/transpose_driver"
 clang -Wall -Wextra -fsanitize=thread -g scripts/tsan/kernel_driver.c -o "$work/kernel_driver" -ldl
 /usr/bin/python3 scripts/tsan/threaded_kernels.py "$build/siskin" "$work/kernel_driver" "$work/kernels"

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <thread>
 
+#include "compiler/kernel_impl.hpp"
 #include "compiler_test_util.hpp"
+#include "tensor/transpose.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -70,6 +72,7 @@ TEST(ThreadedKernelsAfterFork, AForkedChildRunsThemOnOneThreadAndGetsTheSameResu
     ir::Program row_sums = ir::parse_program("r[i] += A[i, j]");
     auto want_sums = evaluate_reference(row_sums, inputs);
 
+    EXPECT_EQ(spmv.kernel->impl().last_threads().kernel, 2);
     int code = in_forked_child(
         [&] {
             for (int round = 0; round < 3; ++round)
@@ -77,6 +80,7 @@ TEST(ThreadedKernelsAfterFork, AForkedChildRunsThemOnOneThreadAndGetsTheSameResu
                     !same_output(s.at("s"), total.run(inputs).at("s")) ||
                     !same_output(want_add.at("C"), add.run(inputs).at("C")))
                     return false;
+            if (spmv.kernel->impl().last_threads().kernel != 1) return false;
             // A kernel compiled and loaded after the fork.
             if (!same_output(want_sums.at("r"), compile_for(row_sums, inputs, {}, o).run(inputs).at("r")))
                 return false;
@@ -87,6 +91,29 @@ TEST(ThreadedKernelsAfterFork, AForkedChildRunsThemOnOneThreadAndGetsTheSameResu
     EXPECT_EQ(code, 0) << "child: " << (code == -SIGALRM ? "hung (SIGALRM)" : "failed");
     // The parent keeps its threads.
     EXPECT_TRUE(same_output(y.at("y"), spmv.run(inputs).at("y")));
+}
+
+TEST(ThreadedKernelsAfterFork, AForkedChildTransposesOnOneThread) {
+    // The counting-sort transpose runs on the kernels' OpenMP team (thread_team.hpp), so after a
+    // fork it is capped at one thread as kernels are: the parent's transpose on two threads
+    // starts libgomp's pool, the child's gives the same tensor on one. 3000 x 200 with about
+    // 150,000 entries is above two shares of 2^16 rows plus entries.
+    Tensor A = random_matrix_of(3000, 200, 0.25, "csr", 54, 0.0, [](double u) { return std::floor(u * 9) - 4; });
+    ASSERT_GT(A.stored() + 3000, 2 * (int64_t{1} << 16));
+    Format csc = Format::parse("csc", 2);
+    Tensor want = A.convert(csc);
+    auto transposed = [&](int& team) {
+        team = 0;
+        return same_output(want, detail::convert_on_threads(A, csc, 2, &team));
+    };
+    int team = 0;
+    ASSERT_TRUE(transposed(team));
+    EXPECT_EQ(team, 2);
+    int code = in_forked_child([&] {
+        int child_team = 0;
+        return transposed(child_team) && child_team == 1;
+    }, 60);
+    EXPECT_EQ(code, 0) << "child: " << (code == -SIGALRM ? "hung (SIGALRM)" : "failed");
 }
 
 } // namespace

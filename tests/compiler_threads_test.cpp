@@ -13,6 +13,7 @@
 #include <span>
 #include <thread>
 
+#include "compiler/kernel_impl.hpp"
 #include "compiler_test_util.hpp"
 #include "ir_test_support.hpp"
 
@@ -188,14 +189,18 @@ TEST(ThreadedKernels, ATransposedTemporaryAboveTheThresholdIsSharedAndTheSame) {
     // The CSC copy of a CSR matrix reads it through a transposed temporary (concordize), which
     // Kernel::run makes with the counting-sort transpose on the kernel's threads: 1000 x 1000
     // with about 200,000 entries is above 2^16 rows plus entries a share, so 2, 3 and 7
-    // threads get 2, 3 and 3 shares; every count gives the bytes of the serial conversion.
+    // threads get 2, 3 and 3 shares (Kernel::Impl::last_threads says how many ran); every count gives
+    // the bytes of the serial conversion.
     Tensor A = skewed_matrix(1000, 1000, "csr", 61);
+    ASSERT_GT(A.stored(), 3 * (int64_t{1} << 16));
     Tensor want = A.convert(Format::parse("csc", 2));
     ir::Program program = ir::parse_program("for i1, i0 { B[i0, i1] = A[i0, i1] }");
     std::map<std::string, OutputSpec> specs{{"B", OutputSpec{Format::parse("csc", 2)}}};
-    for (int threads : {2, 3, 7}) {
+    for (auto [threads, shares] : {std::pair{1, 1}, {2, 2}, {3, 3}, {7, 3}}) {
         CompiledProgram k = compile_for(program, {{"A", &A}}, specs, threaded(threads));
+        EXPECT_EQ(k.kernel->impl().last_threads().transposes, 0) << "before a run";
         EXPECT_TRUE(same_storage(want, k.run({{"A", &A}}).at("B"))) << "threads " << threads;
+        EXPECT_EQ(k.kernel->impl().last_threads().transposes, shares) << "threads " << threads;
     }
 }
 
@@ -335,8 +340,9 @@ TEST(ThreadedKernels, ColumnSumsKeepTheirBitsAtAFixedThreadCount) {
 
 TEST(ThreadedKernels, VectorLoopsBelowTheThresholdRunAsEmittedAndAboveItInARegion) {
     // A loop with no loop inside holds its body twice: the region, and the loop as emitted for a
-    // team of one. Under the default threshold a 300-element vector takes the second; with the
-    // threshold off, the first. Both give the reference.
+    // team of one. Under the default threshold a 300-element vector takes the second (a team of
+    // one, Kernel::Impl::last_threads); with the threshold off, the first, on three threads. Both give
+    // the reference.
     ir::Program program = ir::parse_program("for j { y[j] = x[j] * 2 + v[j] }");
     Tensor x = random_tensor_of({300}, "dense", 1.0, Scalar::of(0.0), 21,
                                 [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 9) - 4); });
@@ -352,6 +358,9 @@ TEST(ThreadedKernels, VectorLoopsBelowTheThresholdRunAsEmittedAndAboveItInARegio
         EXPECT_NE(c.find("#pragma omp parallel"), std::string::npos);
         EXPECT_NE(c.find("siskin_team_wanted > 1"), std::string::npos);
         EXPECT_TRUE(same_output(want, k.run(inputs).at("y"))) << "threshold " << o.parallel_min_work;
+        EXPECT_EQ(k.kernel->impl().last_threads().kernel, o.parallel_min_work > 0 ? 1 : 3)
+            << "threshold " << o.parallel_min_work;
+        EXPECT_EQ(k.kernel->impl().last_threads().transposes, 0);
     }
 }
 

@@ -1,9 +1,10 @@
-// The library's own threads under ThreadSanitizer (scripts/tsan.sh builds this with
-// -fsanitize=thread): the counting-sort transpose (src/tensor/counting_transpose.hpp, on the
-// team of src/tensor/thread_team.hpp), which needs nothing else of the library. Each matrix is
-// transposed on 2, 3 and 7 threads, each thread a share of the rows however small, and must give
-// the bytes of the one-thread transpose; ThreadSanitizer fails the run on any race between the
-// phases (counts, column totals, offsets and allocation, scatter).
+// The library's own parallel region under ThreadSanitizer (scripts/tsan.sh builds this with
+// -fsanitize=thread and -fopenmp, LLVM's libomp, and runs it with Archer): the counting-sort
+// transpose (src/tensor/counting_transpose.hpp, on the OpenMP team of src/tensor/thread_team.hpp),
+// which needs nothing else of the library but thread_team.cpp. Each matrix is transposed on 2, 3
+// and 7 threads (the team must have that many), each thread a share of the rows however small,
+// and must give the bytes of the one-thread transpose; ThreadSanitizer fails the run on any race
+// between the phases (counts, column totals, offsets and allocation, scatter).
 // Usage: transpose_driver   (exit 0: every transpose matched and nothing was reported)
 #include <cstdint>
 #include <cstdio>
@@ -50,7 +51,7 @@ struct Transposed {
     std::vector<double> values;
 };
 
-Transposed transpose(const Csr& m, int threads) {
+Transposed transpose(const Csr& m, int threads, int& team) {
     CompressedSource<int32_t, double> src{m.pos.data(), m.crd.data(), m.values.data(), 0.0, m.rows, m.cols};
     Transposed out;
     CountingTranspose<int32_t, double> sort(src);
@@ -59,6 +60,7 @@ Transposed transpose(const Csr& m, int threads) {
         out.values.resize(static_cast<size_t>(nnz));
         return TransposeTarget<double>{out.crd.data(), out.values.data(), true};
     });
+    team = sort.team();
     return out;
 }
 
@@ -74,9 +76,14 @@ int main() {
     uint32_t seed = 7;
     for (const Shape& s : shapes) {
         Csr m = random_csr(s.rows, s.cols, s.per_row, seed++);
-        Transposed serial = transpose(m, 1);
+        int team = 0;
+        Transposed serial = transpose(m, 1, team);
         for (int threads : {2, 3, 7}) {
-            Transposed got = transpose(m, threads);
+            Transposed got = transpose(m, threads, team);
+            if (team != threads) {
+                std::fprintf(stderr, "a transpose on %d threads ran on a team of %d\n", threads, team);
+                ++failures;
+            }
             if (got.pos != serial.pos || got.crd != serial.crd || got.values != serial.values) {
                 std::fprintf(stderr, "transpose of a %lldx%lld matrix on %d threads differs from one thread's\n",
                              static_cast<long long>(s.rows), static_cast<long long>(s.cols), threads);

@@ -246,6 +246,7 @@ private:
             Decl::make(int_type().as_const(), n.team, call("omp_get_num_threads", {})),
             Decl::make(i64_type().as_const(), n.from, chunk_start(var(n.thread))),
             Decl::make(i64_type().as_const(), n.to, chunk_start(bin(BinaryOp::Add, var(n.thread), int_lit(1)))),
+            If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), Eval::make(call("siskin_note_team", {var(n.team)}))),
         };
         // The statements of the scope in which the per-thread names stand for this thread's own.
         std::vector<Stmt> inner, inner_end, after_inner, release, after;

@@ -1,5 +1,7 @@
 // A compiled kernel and its run-time binding: buffers in ABI order, dimensions, the checks the
 // generated code relies on, the call, and the status turned into an Error.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -143,6 +145,13 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     // kernel was compiled for, then converted.
     std::map<std::string, const Tensor*> inputs = given;
     std::map<std::string, Tensor> temps;
+    int transpose_team = 0; // the largest team of this run's transposes
+    auto transposed = [&](const Tensor& source, const Format& format) {
+        int team = 1;
+        Tensor out = detail::convert_on_threads(source, format, plan.threads, &team);
+        transpose_team = std::max(transpose_team, team);
+        return out;
+    };
     for (const auto& t : plan.transposes) {
         auto it = given.find(t.source);
         if (it == given.end() || !it->second)
@@ -155,7 +164,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
             throw Error(fmt::format("input {} holds inf or NaN, but the kernel was compiled for "
                                     "finite values only",
                                     t.source));
-        auto pos = temps.emplace(t.temp, detail::convert_on_threads(*it->second, t.signature.format, plan.threads)).first;
+        auto pos = temps.emplace(t.temp, transposed(*it->second, t.signature.format)).first;
         inputs[t.temp] = &pos->second;
     }
     std::map<std::string, const Tensor*> all;
@@ -189,7 +198,8 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
     // After the call: each routed output converted from its temporary.
     auto deliver_routes = [&] {
         for (const auto& r : plan.routes)
-            outputs.at(r.output) = detail::convert_on_threads(scratch.at(r.temp), plan.signatures.at(r.output).format, plan.threads);
+            outputs.at(r.output) = transposed(scratch.at(r.temp), plan.signatures.at(r.output).format);
+        last_transpose_team.store(transpose_team);
     };
     for (const auto& w : plan.workspaces) {
         // A workspace is as long as a dimension of its output, or of that output's temporary.
@@ -241,6 +251,7 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         output(plan.forwarded->output) = std::move(temps.at(plan.forwarded->temp));
         deliver_routes();
         if (work_counter) last_work.store(0);
+        last_kernel_team.store(1);
         return;
     }
 
@@ -311,7 +322,9 @@ void Kernel::Impl::run(const std::map<std::string, const Tensor*>& given,
         buffer_memory::reserve(*written[k].first, hints[k],
                                plan.zeroed_room.count(written[k].second) > 0);
     dims.push_back(kernel_thread_cap()); // the call's thread cap (bind.hpp)
+    if (largest_team) std::atomic_ref<int>(*largest_team).store(1, std::memory_order_relaxed);
     int status = entry(buffers.data(), dims.data());
+    last_kernel_team.store(largest_team ? std::atomic_ref<int>(*largest_team).load(std::memory_order_relaxed) : 1);
     if (status == 0) {
         std::lock_guard lock(size_hints_mutex);
         size_hints.resize(written.size());
@@ -418,6 +431,7 @@ std::shared_ptr<const Kernel> compile(const ir::Program& program,
     impl->entry = impl->jit.library->function<int(RawBuffer**, const int64_t*)>(compiler::kKernelSymbol);
     if (options.count_work)
         impl->work_counter = static_cast<const int64_t*>(impl->jit.library->symbol(compiler::kWorkCounterSymbol));
+    if (impl->plan.openmp) impl->largest_team = static_cast<int*>(impl->jit.library->symbol(kLargestTeamSymbol));
     return std::make_shared<const Kernel>(impl);
 }
 

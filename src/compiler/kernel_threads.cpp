@@ -1,8 +1,5 @@
 // kernel_threads (siskin/compiler.hpp): how many threads a kernel is compiled for;
 // kernel_thread_cap (kernel_impl.hpp): how many one call may start.
-#include <pthread.h>
-
-#include <atomic>
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
@@ -13,26 +10,16 @@
 #include "siskin/compiler.hpp"
 #include "siskin/error.hpp"
 #include "compiler/kernel_impl.hpp"
+#include "tensor/thread_team.hpp"
 
 namespace siskin {
 
 namespace {
 constexpr int kMaxThreads = 1024;
-
-// Set in the child of a fork. libgomp keeps its idle threads in a pool and cannot be
-// re-initialised: after a fork the child's pool still lists the parent's threads, which do not
-// exist there, and the child's first parallel region waits for them forever (a Python program
-// that runs a kernel and then uses multiprocessing's default start method on Linux, fork).
-// The handler is registered when the library loads, so a fork before any kernel ran is covered
-// too (the pool may belong to another library that uses libgomp).
-std::atomic<bool> forked_child{false};
-
-void mark_forked_child() { forked_child.store(true, std::memory_order_relaxed); }
-
-[[maybe_unused]] const int fork_handler_registered = pthread_atfork(nullptr, nullptr, mark_forked_child);
 } // namespace
 
-int kernel_thread_cap() { return forked_child.load(std::memory_order_relaxed) ? 1 : 0; }
+// libgomp's pool cannot serve a forked child (detail::forked_thread_cap, thread_team.cpp).
+int kernel_thread_cap() { return detail::forked_thread_cap(); }
 
 int kernel_threads(int requested) {
     if (requested > kMaxThreads)

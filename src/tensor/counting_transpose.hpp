@@ -1,7 +1,11 @@
 #pragma once
-// The counting-sort transpose of a compressed matrix over its raw arrays, on a team of threads
-// (thread_team.hpp). transpose.cpp adapts it to tensors; it needs nothing else of the library,
-// so scripts/tsan.sh builds it alone under ThreadSanitizer (scripts/tsan/transpose_driver.cpp).
+// The counting-sort transpose of a compressed matrix over its raw arrays, on the OpenMP team
+// (thread_team.hpp). transpose.cpp adapts it to tensors; it needs nothing else of the library
+// but thread_team.cpp, so scripts/tsan.sh builds it alone under ThreadSanitizer
+// (scripts/tsan/transpose_driver.cpp).
+#ifndef _OPENMP
+#error "counting_transpose.hpp runs its phases in an OpenMP region: compile this file with -fopenmp"
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -73,7 +77,7 @@ public:
     explicit CountingTranspose(const CompressedSource<In, T>& source) : src_(source) {}
 
     /// Transposes on up to `threads` threads into what `allocate` made; returns the new fibres'
-    /// bounds (n_new + 1 of them).
+    /// bounds (n_new + 1 of them). team() is then the number of threads it ran on.
     std::vector<int64_t> run(int threads, const Allocate& allocate) {
         std::vector<int64_t> new_pos(static_cast<size_t>(src_.n_new) + 1, 0);
         TransposeTarget<T> target{};
@@ -86,7 +90,7 @@ public:
                 counts_.push_back(std::make_unique_for_overwrite<int64_t[]>(static_cast<size_t>(src_.n_new)));
             slice_totals_.assign(static_cast<size_t>(n), 0);
         };
-        run_team(threads, plan, [&](int t, int n, const auto& sync) {
+        team_ = run_team(threads, plan, [&](int t, int n, const auto& sync) {
             count(t);
             sync();
             int64_t c_from = even_share_first(src_.n_new, t, n), c_to = even_share_first(src_.n_new, t + 1, n);
@@ -110,6 +114,8 @@ public:
         if (failed) std::rethrow_exception(failed);
         return new_pos;
     }
+
+    int team() const { return team_; }
 
 private:
     void count(int t) {
@@ -170,6 +176,7 @@ private:
     std::vector<int64_t> rows_;                      // share t holds old rows [rows_[t], rows_[t + 1])
     std::vector<std::unique_ptr<int64_t[]>> counts_; // per share, per new fibre
     std::vector<int64_t> slice_totals_;              // entries of each thread's slice of new fibres
+    int team_ = 0;                                   // threads of the last run
 };
 
 } // namespace siskin::detail

@@ -53,7 +53,7 @@ template <class F> void with_value_type(ValueType type, F&& f) {
 } // namespace
 
 std::optional<Assembled> transpose_compressed(const Tensor& source, const Format& target, int threads,
-                                              int64_t least_share_work) {
+                                              int64_t least_share_work, int* team) {
     const Format& from = source.format();
     if (!levels::is_compressed_matrix(from) || !levels::is_compressed_matrix(target)) return std::nullopt;
     int a = from.levels()[0].modes[0], b = from.levels()[1].modes[0];
@@ -72,7 +72,7 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     Buffer values(source.type(), 0);
     Buffer crd;
     std::vector<int64_t> pos;
-    // One share per thread when there is enough to share: each costs a thread's start, and a
+    // One share per thread when there is enough to share: each costs a thread of the region, and a
     // counts array as long as the new pos array that it fills and sums, so by default each share
     // gets at least that many rows and entries too (which also bounds the counts' memory by the
     // source's: 2^30 columns would otherwise cost 8 GiB a thread).
@@ -93,6 +93,7 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
             values = unzeroed_buffer(source.type(), nnz);
             return TransposeTarget<T>{crd.raw().data, values.data<T>(), narrow_out};
         });
+        if (team) *team = sort.team();
     };
     with_value_type(source.type(), [&](auto tag) {
         if (narrow_in) transpose(int32_t{}, tag);
@@ -107,8 +108,9 @@ std::optional<Assembled> transpose_compressed(const Tensor& source, const Format
     return out;
 }
 
-Tensor convert_on_threads(const Tensor& source, const Format& target, int threads) {
-    auto flipped = threads > 1 ? transpose_compressed(source, target, threads) : std::nullopt;
+Tensor convert_on_threads(const Tensor& source, const Format& target, int threads, int* team) {
+    if (team) *team = 1;
+    auto flipped = threads > 1 ? transpose_compressed(source, target, threads, 0, team) : std::nullopt;
     if (!flipped) return source.convert(target);
     Tensor out = unbuilt_tensor(source.shape(), source.type(), source.fill(), flipped->format);
     for (int k = 0; k < out.num_levels(); ++k) out.level(k) = std::move(flipped->levels[static_cast<size_t>(k)]);
