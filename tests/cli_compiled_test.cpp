@@ -338,6 +338,18 @@ TEST_F(CliCompiled, OutputFormatsFollowTheData) {
     Tensor A = read_matrix_market(small);
     auto want = evaluate_reference(ir::parse_program("C[i,j] += A[i,k] * A[k,j]"), {{"A", &A}}).at("C");
     EXPECT_TRUE(read_matrix_market(path("p.mtx")).equals(want));
+    // csc inputs give a csc product, as scipy's csc @ csc does: the columns come from B.
+    r = siskin_cli("run 'C[i,j] += A[i,k] * A[k,j]' -i A=" + small + ":csc -o C=" + path("q.mtx") + " --stats " +
+                   path("s5.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s5.json")["format"]["C"], "dense(1)@32/sparselist(0)@32");
+    EXPECT_TRUE(read_matrix_market(path("q.mtx")).equals(want));
+    // A sparse times a dense matrix fills whole rows: dense.
+    r = siskin_cli("run 'C[i,j] += A[i,k] * B[k,j]' -i A=" + small + ":csr -i B=" + small + ":dense -o C=" +
+                   path("d.mtx") + " --stats " + path("s6.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(stats("s6.json")["format"]["C"], "dense(0)@32/dense(1)@32");
+    EXPECT_TRUE(read_matrix_market(path("d.mtx")).equals(want));
     // SpMV over csr rows stays dense; so does a fill that Matrix Market cannot hold.
     std::string x = write_vector(1000);
     r = siskin_cli("run 'y[i] += A[i,j] * x[j]' -i A=" + a + ":csr -i x=" + x + ":dense -o y=" + path("y.mtx") +

@@ -5,10 +5,11 @@
 // C=c.mtx`). The first input of the statement that writes the output and stores coordinates (a
 // level other than dense) leads: an output over the same indices takes its levels in its index
 // order (`C[i,j] = A[i,j] + B[i,j]` with a csc A gives a csc C, `C[i,j] = A[j,i]` a csr one); an
-// output over other indices takes, for each of its indices the leader also has, the kind of the
-// leader's level holding it (dense or sparselist), in the leader's order, then sparselist levels
-// for the rest (`C[i,j] += A[i,k] * B[k,j]` with a csr A: csr; `y[i] += A[i,j] * x[j]` with a
-// csr A: a dense y, as A's rows are). With no such input, or only dense levels, it is dense.
+// output over other indices takes each of its indices' level kind (dense or sparselist) from the
+// first operand holding that index, the leader first, ordered by the level's depth in its operand,
+// and sparselist levels for indices no operand holds (`C[i,j] += A[i,k] * B[k,j]`: csr from csr
+// inputs, csc from csc ones, dense when B is dense; `y[i] += A[i,j] * x[j]` with a csr A: a dense
+// y, as A's rows are). With no such input, or only dense levels, it is dense.
 #include <cstdint>
 #include <map>
 #include <memory>
