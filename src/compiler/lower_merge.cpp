@@ -36,6 +36,7 @@
 // phase that is itself a sequence (a padded window: pad, the shifted row, pad) spreads into the
 // operand's phases.
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "compiler/affine_subscript.hpp"
@@ -514,18 +515,30 @@ void advance_list(LowerCtx& ctx, const ListState& st, const cast::Expr& end) {
     ctx.emit(read_list(ctx, st, live));
 }
 
+// The body over `step`, a part of ext: every other access of the index truncated to the step,
+// operand m of the cursors the looplet of(m) gives; lowered as one extent, or where the step may
+// be empty as a range (its code guarded).
+void lower_step(LowerCtx& ctx, const std::string& index, const Extent& ext, const Extent& step, const LStmt& body,
+                const std::vector<Cursor>& cursors, const std::function<LoopletPtr(size_t)>& of,
+                bool may_be_empty) {
+    std::set<const Node*> skip;
+    for (const auto& c : cursors) skip.insert(c.node);
+    LStmt part = truncate_all(ctx, body, index, ext, step, skip);
+    std::map<const Node*, LExpr> by;
+    for (size_t m = 0; m < cursors.size(); ++m) by.emplace(cursors[m].node, cursors[m].node->with(of(m)));
+    LStmt code = replace_unfurled(part, by);
+    if (may_be_empty) lower_range(ctx, index, step, code);
+    else lower_extent(ctx, index, step, code);
+}
+
 // The rest of the extent past merge_hi: every operand in its last phase.
 void lower_rest(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
                 const std::vector<Cursor>& cursors, const cast::Expr& merge_hi) {
     Extent rest{merge_hi, ext.hi};
-    std::set<const Node*> skip;
-    std::map<const Node*, LExpr> by;
-    for (const auto& c : cursors) {
-        skip.insert(c.node);
-        const auto& part = c.parts.back();
-        by.emplace(c.node, c.node->with(truncate(ctx, part.looplet, part.range, rest)));
-    }
-    lower_range(ctx, index, rest, replace_unfurled(truncate_all(ctx, body, index, ext, rest, skip), by));
+    lower_step(ctx, index, ext, rest, body, cursors, [&](size_t m) {
+        const auto& part = cursors[m].parts.back();
+        return truncate(ctx, part.looplet, part.range, rest);
+    }, true);
 }
 
 // The window merge: where every operand is a sorted list of values of one type with a literal
@@ -552,16 +565,12 @@ bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext
     auto claims = ctx.claims();
     size_t mark = ctx.prover().mark();
     Extent probe{cast::var("siskin_probe_lo"), cast::var("siskin_probe_hi")};
-    std::set<const Node*> skip;
-    std::map<const Node*, LExpr> by;
-    for (size_t m = 0; m < cursors.size(); ++m) {
-        skip.insert(cursors[m].node);
-        LExpr v = m == alone ? CValue::make(cast::var("siskin_probe_value"), lists[m]->tail_type, lists[m]->tail_finite)
-                             : lists[m]->fill;
-        by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(v)));
-    }
     auto code = ctx.capture([&] {
-        lower_extent(ctx, index, probe, replace_unfurled(truncate_all(ctx, body, index, ext, probe, skip), by));
+        lower_step(ctx, index, ext, probe, body, cursors, [&](size_t m) {
+            return make_looplet<Run>(m == alone ? CValue::make(cast::var("siskin_probe_value"), lists[m]->tail_type,
+                                                               lists[m]->tail_finite)
+                                                : lists[m]->fill);
+        }, false);
     });
     ctx.prover().rollback(mark);
     ctx.restore_claims(std::move(claims));
@@ -653,14 +662,9 @@ void window_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, co
                                             cast::bin(BinaryOp::Sub, bits, cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(1)))));
                 cast::Expr at = ctx.local(index + "_at", cast::bin(BinaryOp::Add, lo, j));
                 Extent step{at, c_add(at, 1)};
-                std::set<const Node*> skip;
-                std::map<const Node*, LExpr> by;
-                for (int64_t m = 0; m < k; ++m) {
-                    skip.insert(cursors[m].node);
-                    LExpr v = CValue::make(slot(j, m), type, lists[m]->tail_finite);
-                    by.emplace(cursors[m].node, cursors[m].node->with(make_looplet<Run>(v)));
-                }
-                lower_extent(ctx, index, step, replace_unfurled(truncate_all(ctx, body, index, ext, step, skip), by));
+                lower_step(ctx, index, ext, step, body, cursors, [&](size_t m) {
+                    return make_looplet<Run>(CValue::make(slot(j, static_cast<int64_t>(m)), type, lists[m]->tail_finite));
+                }, false);
                 ctx.emit(refill(j));
             });
             ctx.emit(cast::While::make(cast::bin(BinaryOp::Ne, bits, c_int(0)), cast::Block::make(visit)));
@@ -772,17 +776,10 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
         Extent step{start, end};
         cast::Expr last = c_add(end, -1);
 
-        std::set<const Node*> skip;
-        for (const auto& c : cursors) skip.insert(c.node);
-        LStmt part = truncate_all(ctx, body, index, ext, step, skip);
-        std::map<const Node*, LExpr> by;
         Folder folder(ctx);
-        for (size_t k = 0; k < cursors.size(); ++k) {
+        lower_step(ctx, index, ext, step, body, cursors, [&](size_t k) {
             const auto& parts = cursors[k].parts;
-            if (lists[k]) {
-                by.emplace(cursors[k].node, cursors[k].node->with(list_looplet(ctx, folder, *lists[k], end)));
-                continue;
-            }
+            if (lists[k]) return list_looplet(ctx, folder, *lists[k], end);
             std::vector<Switch::Case> cases;
             for (size_t j = 0; j < parts.size(); ++j) {
                 const LoopletPtr& l = parts[j].looplet;
@@ -802,11 +799,8 @@ void merge_loop(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
             LoopletPtr over = cases.size() == 1 ? cases.front().body : make_looplet<Switch>(std::move(cases));
             auto leaves = folder.fold(over, last, true);
             SISKIN_ASSERT(leaves, "a merged operand stopped being a value looplet");
-            by.emplace(cursors[k].node, cursors[k].node->with(value_looplet(*leaves)));
-        }
-        LStmt step_code = replace_unfurled(part, by);
-        if (guard) lower_range(ctx, index, step, step_code);
-        else lower_extent(ctx, index, step, step_code);
+            return value_looplet(*leaves);
+        }, guard);
 
         // Steppers whose chunk ended move on (only the one of the current phase).
         for (size_t k = 0; k < cursors.size(); ++k) {
