@@ -1,7 +1,8 @@
 // Lifecycle of sparse outputs (convert.cpp, pipeline.cpp): a statement may read a sparse output
 // that earlier statements wrote; the kernel freezes it right after its last writer. Checked
 // against the reference evaluator (both outputs, values and stored coordinates) across output
-// formats and fills, and the errors for a read before the last write.
+// formats and fills, and the error for a read before the last write (a thaw, not realised for
+// sparse outputs yet).
 #include <cmath>
 
 #include <fmt/format.h>
@@ -71,21 +72,23 @@ TEST(CompilerLifecycle, AFillOtherThanZeroIsWhatTheReaderSeesOutsideTheStoredSet
 
 TEST(CompilerLifecycle, ReadingBeforeTheLastWriteIsAClearError) {
     Tensor A = random_of(6, 6, 0.5, "csr", 9);
-    auto message = [&](const std::string& text) {
+    auto message = [&](const std::string& text, Error::Kind kind) {
         try {
             evaluate_compiled(ir::parse_program(text), {{"A", &A}}, {{"Y", with_format("csr", 2)}}, test_options());
         } catch (const Error& e) {
-            EXPECT_EQ(e.kind(), Error::Kind::Unsupported) << e.what();
+            EXPECT_EQ(e.kind(), kind) << e.what();
             return std::string(e.what());
         }
         ADD_FAILURE() << "no error for " << text;
         return std::string();
     };
-    // Read in the statement that writes it.
-    std::string same = message("for i, j { Y[i,j] = A[i,j]; s[] += Y[i,j] }");
-    EXPECT_NE(same.find("reads output Y before its last write"), std::string::npos) << same;
+    // Read in the statement that writes it: an error of the program (the lifecycle pass, for
+    // every format: FinchCoreCases.Case33ReadingAndUpdatingInOneStatementIsAnErrorInEveryFormat).
+    std::string same = message("for i, j { Y[i,j] = A[i,j]; s[] += Y[i,j] }", Error::Kind::User);
+    EXPECT_NE(same.find("Y is read and updated in one statement (for i, j { Y[i, j] = A[i, j]; s[] += Y[i, j] })"),
+              std::string::npos) << same;
     // Read, then written again (a thaw): refused, naming the later write.
-    std::string again = message("Y[i,j] = A[i,j]\ns[] += Y[i,j]\nY[i,j] += A[i,j]");
+    std::string again = message("Y[i,j] = A[i,j]\ns[] += Y[i,j]\nY[i,j] += A[i,j]", Error::Kind::Unsupported);
     EXPECT_NE(again.find("2:8: the program reads output Y before its last write (line 3)"), std::string::npos)
         << again;
     // A dense output may still be read anywhere.

@@ -18,6 +18,7 @@
 #include "compiler/workspaces.hpp"
 #include "levels/level_codegen.hpp"
 #include "passes/declared_fills.hpp"
+#include "passes/lifecycle.hpp"
 #include "siskin/error.hpp"
 #include "siskin/ir/text.hpp"
 #include "siskin/limits.hpp"
@@ -42,6 +43,7 @@ struct Planning {
     Workspaced ws;
     Concordized cz;
     const ir::Program* program = nullptr; // as the last IR stage left it
+    Lifecycle lifecycle;                  // of the program as given (passes/lifecycle.hpp)
     KernelTensors tensors;
     Converted converted;
     std::vector<cast::Stmt> code; // the kernel's statements as the IR stages emitted them
@@ -61,7 +63,7 @@ struct Planning {
 };
 
 // What the pass dump shows after a stage.
-enum class Shows { Program, LoweringTree, ParallelMarks, EmittedC, Body, Source };
+enum class Shows { Lifecycle, Program, LoweringTree, ParallelMarks, EmittedC, Body, Source };
 
 struct Stage {
     std::string_view name;
@@ -111,6 +113,15 @@ void lower_statement(Planning& p, size_t k, const LStmt& s) {
 // pass dump shows each stage's result.
 const std::vector<Stage>& stages() {
     static const std::vector<Stage> list = {
+        // Read and update modes: a statement that reads and updates one tensor is an error; the
+        // pass dump shows the program with its @freeze/@thaw (convert and freeze realise them).
+        {"lifecycle", Shows::Lifecycle,
+         [](Planning& p) {
+             std::set<std::string> started;
+             for (const auto& [name, s] : p.given)
+                 if (s.keep_contents) started.insert(name);
+             p.lifecycle = plan_lifecycle(*p.program, started);
+         }},
         // Program IR -> program IR.
         {"affine_order", Shows::Program,
          [](Planning& p) {
@@ -245,6 +256,7 @@ std::string shown(const Planning& p, Shows what) {
         return out;
     };
     switch (what) {
+    case Shows::Lifecycle: return print_lifecycle(*p.program, p.lifecycle);
     case Shows::Program: return ir::print(*p.program);
     case Shows::LoweringTree: return lowering::print(p.converted.body);
     case Shows::ParallelMarks: return print_marks(p.parallel_marks);

@@ -1,6 +1,8 @@
 #pragma once
 // The compiler's pipeline, as one list of named stages (pipeline.cpp, stages()) that plan_kernel
 // runs in order, compiler_passes() names and the pass dump (pass_dump.hpp) shows:
+//   lifecycle   read and update modes (passes/lifecycle.hpp): a statement that reads and updates
+//               one tensor is an error; the dump shows the program with its @freeze/@thaw
 //   output_order  an output written against its level order: loops reordered, or a temporary
 //               in loop order that Kernel::run converts
 //   workspaces  a reduction into a sparse output reordered to read in order, through a row

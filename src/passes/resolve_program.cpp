@@ -1,10 +1,12 @@
 #include "passes/resolve_program.hpp"
 
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "passes/declared_fills.hpp"
+#include "passes/lifecycle.hpp"
 #include "passes/output_fill.hpp"
 #include "passes/output_start.hpp"
 #include "siskin/error.hpp"
@@ -129,6 +131,10 @@ ResolvedProgram resolve_program(const ir::Program& program, const ProgramInputs&
         with_output_starts(program, with_declared_fills(program, given_specs));
     ResolvedProgram r;
     r.verified = ir::verify(program, tensor_infos(inputs, specs));
+    std::set<std::string> started;
+    for (const auto& [name, spec] : specs)
+        if (spec.start) started.insert(name);
+    plan_lifecycle(program, started); // a statement that reads and updates one tensor is an error
 
     std::map<std::string, Scalar> input_fills;
     for (const auto& name : program.inputs()) {
