@@ -556,8 +556,6 @@ void lower_rest(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
 /// Entries of the window's array (siskin_window_* in the prelude): 64 KiB of doubles, in L1 or
 /// L2; the window spans the most multiple of 64 coordinates that fit k operands.
 constexpr int64_t kWindowEntries = 8192;
-/// Positions a marked word of the window writes without a branch (window_merge).
-constexpr int64_t kFlatten = 8;
 
 // Whether the body does nothing (lowers to no code) where every list holds its fill, or, given
 // `alone`, where every list but that one does (it holds some other value).
@@ -587,9 +585,7 @@ bool fills_do_nothing(LowerCtx& ctx, const std::string& index, const Extent& ext
 // window costs its width.
 bool window_applies(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
                     const std::vector<Cursor>& cursors, const std::vector<std::optional<ListState>>& lists) {
-    // At least 64 coordinates a window, at most 64 words of marks (one bit each in `words`).
-    const int64_t k = static_cast<int64_t>(cursors.size());
-    if (ctx.depth != 1 || k * 64 > kWindowEntries || kWindowEntries / k / 64 > 64) return false;
+    if (ctx.depth != 1 || static_cast<int64_t>(cursors.size()) * 64 > kWindowEntries) return false;
     for (size_t m = 0; m < cursors.size(); ++m)
         if (!lists[m] || cursors[m].guard || !lists[m]->choice || lists[m]->tail_type != lists[0]->tail_type)
             return false;
@@ -635,76 +631,47 @@ void window_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, co
     std::string lo_name = ctx.fresh(index + "_window");
     cast::Expr lo = cast::var(lo_name);
     ctx.emit(cast::Decl::make(cast::Type::of(ValueType::Int64), lo_name, first()));
-    std::string positions = ctx.fresh("window_at");
-    ctx.emit(cast::Decl::make(cast::Type::named("siskin_window_int32_t"), positions));
-    auto u64 = [](int64_t v) { return cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(v)); };
-    auto ctz = [](const cast::Expr& e) { return cast::call("siskin_ctz_u64", {e}); };
-    auto drop_lowest = [&](const cast::Expr& bits) {
-        return cast::Assign::make(bits, cast::AssignOp::BitAnd, cast::bin(BinaryOp::Sub, bits, u64(1)));
-    };
-    auto bit = [&](const cast::Expr& n) { return cast::bin(BinaryOp::Shl, u64(1), n); };
     auto code = ctx.capture([&] {
         cast::Expr hi = ctx.local(index + "_window_end", pr.min({c_add(lo, width), merge_hi}));
-        // Bit j of word j / 64 marks coordinate lo + j, bit w of `words` a word with a mark.
-        cast::Expr words = ctx.local("words", u64(0), ValueType::UInt64);
+        auto mark_bit = [&](const cast::Expr& j) {
+            cast::Expr one = cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(1));
+            return cast::Assign::make(cast::at(cast::var(marks), cast::bin(BinaryOp::Shr, j, c_int(6))),
+                                      cast::AssignOp::BitOr,
+                                      cast::bin(BinaryOp::Shl, one, cast::bin(BinaryOp::BitAnd, j, c_int(63))));
+        };
         // Each list spreads its entries in [lo, hi) into the window.
         for (int64_t m = 0; m < k; ++m) {
             const ListState& st = *lists[m];
             auto spread = ctx.capture([&] {
                 cast::Expr j = ctx.local("j", c_add(cast::bin(BinaryOp::Sub, st.stop, lo), -1));
                 ctx.emit(cast::assign(slot(j, m), *st.tail));
-                ctx.emit(cast::Assign::make(cast::at(cast::var(marks), cast::bin(BinaryOp::Shr, j, c_int(6))),
-                                            cast::AssignOp::BitOr, bit(cast::bin(BinaryOp::BitAnd, j, c_int(63)))));
-                ctx.emit(cast::Assign::make(words, cast::AssignOp::BitOr, bit(cast::bin(BinaryOp::Shr, j, c_int(6)))));
+                ctx.emit(mark_bit(j));
                 advance_list(ctx, st, st.stop);
             });
             ctx.emit(cast::While::make(cast::bin(BinaryOp::Le, st.stop, hi), cast::Block::make(spread)));
         }
-        // The marked coordinates, in order, into positions[0, n): a marked word writes eight
-        // positions whatever its count (the ctz of bits spent, with the top bit or-ed in so it is
-        // defined, is written past the count and overwritten by the next word) and loops only
-        // for the rest. A loop over set bits per word mispredicted its exit once per word (32
-        // words a window at 4 operands); this costs a mispredict per window and per word of more
-        // than eight marks.
-        cast::Expr n = ctx.local("n", c_int(0));
-        auto flatten = ctx.capture([&] {
-            cast::Expr w = ctx.local("w", ctz(words));
-            ctx.emit(drop_lowest(words));
-            cast::Expr bits = ctx.local("bits", cast::at(cast::var(marks), w), ValueType::UInt64);
-            ctx.emit(cast::assign(cast::at(cast::var(marks), w), c_int(0)));
-            cast::Expr count = ctx.local("count", cast::call("__builtin_popcountll", {bits}));
-            cast::Expr base = ctx.local("base", cast::bin(BinaryOp::Mul, w, c_int(64)));
-            cast::Expr top = bit(c_int(63));
-            for (int64_t u = 0; u < kFlatten; ++u) {
-                ctx.emit(cast::assign(cast::at(cast::var(positions), c_add(n, u)),
-                                      cast::bin(BinaryOp::Add, base, ctz(cast::bin(BinaryOp::BitOr, bits, top)))));
-                ctx.emit(drop_lowest(bits));
-            }
-            std::string t = ctx.fresh("t");
-            auto rest = ctx.capture([&] {
-                ctx.emit(cast::assign(cast::at(cast::var(positions), cast::var(t)), cast::bin(BinaryOp::Add, base, ctz(bits))));
-                ctx.emit(drop_lowest(bits));
-            });
-            ctx.emit(cast::If::make(cast::bin(BinaryOp::Gt, count, c_int(kFlatten)),
-                                    cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), t, c_add(n, kFlatten)),
-                                                    lt(cast::var(t), cast::bin(BinaryOp::Add, n, count)),
-                                                    cast::Increment::make(cast::var(t)), cast::Block::make(rest))));
-            ctx.emit(cast::Assign::make(n, cast::AssignOp::Add, count));
-        });
-        ctx.emit(cast::While::make(cast::bin(BinaryOp::Ne, words, u64(0)), cast::Block::make(flatten)));
         // The body at each marked coordinate, in order; its entries then get their fills back.
-        std::string t = ctx.fresh("t");
-        auto visit = ctx.capture([&] {
-            cast::Expr j = ctx.local("j", cast::at(cast::var(positions), cast::var(t)));
-            cast::Expr at = ctx.local(index + "_at", cast::bin(BinaryOp::Add, lo, j));
-            Extent step{at, c_add(at, 1)};
-            lower_step(ctx, index, ext, step, body, cursors, [&](size_t m) {
-                return make_looplet<Run>(CValue::make(slot(j, static_cast<int64_t>(m)), type, lists[m]->tail_finite));
-            }, false);
-            ctx.emit(refill(j));
+        std::string w = ctx.fresh("w");
+        auto words = ctx.capture([&] {
+            cast::Expr bits = ctx.local("bits", cast::at(cast::var(marks), cast::var(w)), ValueType::UInt64);
+            ctx.emit(cast::assign(cast::at(cast::var(marks), cast::var(w)), c_int(0)));
+            auto visit = ctx.capture([&] {
+                cast::Expr j = ctx.local("j", c_add(cast::bin(BinaryOp::Mul, cast::var(w), c_int(64)),
+                                                    cast::call("siskin_ctz_u64", {bits})));
+                ctx.emit(cast::Assign::make(bits, cast::AssignOp::BitAnd,
+                                            cast::bin(BinaryOp::Sub, bits, cast::Cast::make(cast::Type::of(ValueType::UInt64), c_int(1)))));
+                cast::Expr at = ctx.local(index + "_at", cast::bin(BinaryOp::Add, lo, j));
+                Extent step{at, c_add(at, 1)};
+                lower_step(ctx, index, ext, step, body, cursors, [&](size_t m) {
+                    return make_looplet<Run>(CValue::make(slot(j, static_cast<int64_t>(m)), type, lists[m]->tail_finite));
+                }, false);
+                ctx.emit(refill(j));
+            });
+            ctx.emit(cast::While::make(cast::bin(BinaryOp::Ne, bits, c_int(0)), cast::Block::make(visit)));
         });
-        ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), t, c_int(0)), lt(cast::var(t), n),
-                                 cast::Increment::make(cast::var(t)), cast::Block::make(visit)));
+        ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), w, c_int(0)),
+                                 lt(cast::var(w), c_int(width / 64)), cast::Increment::make(cast::var(w)),
+                                 cast::Block::make(words)));
         ctx.emit(cast::assign(lo, first()));
     });
     ctx.emit(cast::While::make(lt(lo, merge_hi), cast::Block::make(code)));
