@@ -8,6 +8,7 @@
 #include "compiler/early_exit.hpp"
 #include "compiler/lower.hpp"
 #include "lowering/lower_ctx.hpp"
+#include "lowering/range_loop.hpp"
 #include "lowering/tensor_binding.hpp"
 #include "levels/level_codegen.hpp"
 #include "levels/level_format.hpp"
@@ -206,13 +207,6 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
             auto update = [&](const cast::Expr& into, const cast::Expr& p) {
                 return cast::assign(into, ctx.apply(op, {type, type}, {into, c_value(ctx, value_at(p))}));
             };
-            auto counted_loop = [&](const cast::Expr& from, const cast::Expr& to, auto body) {
-                std::string name = ctx.fresh("p");
-                cast::Expr p = cast::var(name);
-                return cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, from),
-                                       cast::bin(cast::BinaryOp::Lt, p, to), cast::Increment::make(p),
-                                       cast::Block::make(body(p)));
-            };
             auto exit = early_exit_of(loop);
             auto exit_test = [&] {
                 std::optional<cast::Expr> done;
@@ -226,11 +220,11 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
             };
             if (streams == 1) {
                 // One fibre of a larger nest: a plain loop that may stop at every element.
-                ctx.emit(counted_loop(lo, hi, [&](const cast::Expr& p) {
+                ctx.emit(range_loop(ctx, lo, hi, [&](const cast::Expr& p) {
                     std::vector<cast::Stmt> body{update(acc[0], p)};
                     if (exit) body.push_back(exit_test());
                     return body;
-                }));
+                }, "p"));
             } else {
                 cast::Expr count = ctx.local(t.name + "_stream",
                                              cast::bin(cast::BinaryOp::Div, c_sub(hi, lo), c_int(streams)));
@@ -250,13 +244,13 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
                         cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
                         cast::bin(cast::BinaryOp::Lt, chunk, count),
                         cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
-                        cast::Block::make({counted_loop(chunk, chunk_end, steps), exit_test()})));
+                        cast::Block::make({range_loop(ctx, chunk, chunk_end, steps, "p"), exit_test()})));
                 } else {
-                    ctx.emit(counted_loop(c_int(0), count, steps));
+                    ctx.emit(range_loop(ctx, c_int(0), count, steps, "p"));
                 }
-                ctx.emit(counted_loop(c_add(start.back(), count), hi, [&](const cast::Expr& p) {
+                ctx.emit(range_loop(ctx, c_add(start.back(), count), hi, [&](const cast::Expr& p) {
                     return std::vector<cast::Stmt>{update(acc[0], p)};
-                }));
+                }, "p"));
             }
             // Pairwise, so the combination is as short a chain as the streams allow.
             std::vector<cast::Expr> level = acc;

@@ -4,6 +4,7 @@
 
 #include "lowering/lower_ctx.hpp"
 #include "lowering/prove.hpp"
+#include "lowering/range_loop.hpp"
 #include "lowering/tensor_binding.hpp"
 #include "siskin/error.hpp"
 
@@ -150,11 +151,7 @@ void emit_range_loop(LowerCtx& ctx, const cast::Expr& lo, const cast::Expr& hi,
         return;
     }
     if (ctx.prover().le(hi, lo)) return;
-    std::string k = ctx.fresh("k");
-    cast::Expr kv = cast::var(k);
-    ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), k, lo),
-                             cast::bin(cast::BinaryOp::Lt, kv, hi), cast::Increment::make(kv),
-                             cast::Block::make(body(kv))));
+    ctx.emit(range_loop(ctx, lo, hi, body));
 }
 
 void declare_appended_positions(LowerCtx& ctx, const TensorBinding& t, int level, std::string_view count_base) {
