@@ -1,5 +1,6 @@
 /* siskin_reduce.h: min and max of a float array, for the storage-order reductions whose right
- * side is the stored value itself (`s[] min= A[i,j]`, src/compiler/storage_order_reduction.cpp).
+ * side is the stored value itself (`s[] min= A[i,j]`, src/compiler/storage_order_reduction.cpp),
+ * and the shared exit of such a reduction walked in slices (at the end).
  *
  * Same result as folding siskin_min/max (siskin_ops.h) over the array: NaN propagates and -0.0
  * orders before +0.0. Under those rules the order of the elements does not matter, so four
@@ -75,5 +76,21 @@ SISKIN_REDUCE_FLOAT(f64, double, int64_t)
 #undef SISKIN_REDUCE_ARRAY
 #undef SISKIN_LANES_min
 #undef SISKIN_LANES_max
+
+/* A storage-order reduction that may stop early, walked in slices on threads: *first is the
+ * first slice, in slice order, whose reduction reached the exit value (INT64_MAX while none has).
+ * A slice notes itself when it reaches it, and a later slice stops at its next test once one
+ * before it has: it cannot change the result, as the exit value (an annihilator) absorbs
+ * whatever it would add. A slice before the first runs to its end, so the result is the one a
+ * walk in order gives, whatever the scheduling. */
+static inline void siskin_stop_note(int64_t *first, int64_t slice) {
+    int64_t seen = __atomic_load_n(first, __ATOMIC_RELAXED);
+    while (slice < seen && !__atomic_compare_exchange_n(first, &seen, slice, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
+static inline int siskin_stop_before(const int64_t *first, int64_t slice) {
+    return __atomic_load_n(first, __ATOMIC_RELAXED) < slice;
+}
 
 #endif /* SISKIN_REDUCE_H */

@@ -276,8 +276,9 @@ def thread_section(results):
             "thread / its median at N threads. siskin runs the outer loop of a kernel that writes disjoint "
             "rows of dense outputs, or appends the rows of a CSR output (per-thread buffers joined in row "
             "order), as one chunk of rows per thread, balanced by stored entries, and a sum into a scalar as "
-            "a partial per thread (docs/compiler.md, parallel loops); a reduction that exits early (min, "
-            "max) and a column sum (its rows all write the same vector) stay serial. Loops of less work "
+            "a partial per thread, and a min or max of a whole matrix as a slice per thread (docs/compiler.md, "
+            "parallel loops); a column sum reduces into a copy of the vector per thread where the matrix "
+            "holds at least 4 entries per element of it. Loops of less work "
             "than 32768 rows plus entries run on one thread. With the load average above the core count, "
             "2-thread medians measure the scheduler more than the kernels: latest.json has the minima too.",
             "",

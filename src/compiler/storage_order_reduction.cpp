@@ -1,5 +1,6 @@
 #include "compiler/storage_order_reduction.hpp"
 
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -186,8 +187,13 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
     // The value itself under a float min or max: the prelude's vector loop, no exit test.
     const bool vector_lanes = a.rhs.get() == read && read->level == 0 && (op.name == "min" || op.name == "max") &&
                               is_float(type) && t.values;
+    // A walk in slices that may stop early: the variable holding the first slice that reached
+    // the exit, shared by the slices (runtime/siskin_reduce.h, siskin_stop_note), and this slice.
+    struct SharedExit {
+        cast::Expr first, slice;
+    };
     // Reduces the stored positions [lo, hi) into the output.
-    auto reduce_range = [&](const cast::Expr& lo, const cast::Expr& hi) {
+    auto reduce_range = [&](const cast::Expr& lo, const cast::Expr& hi, const std::optional<SharedExit>& shared) {
         if (vector_lanes) {
             const BufferBinding* values = &*t.values;
             cast::Expr all = cast::call(fmt::format("siskin_reduce_{}_{}", op.name, type == ValueType::Float32 ? "f32" : "f64"),
@@ -216,7 +222,15 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
                     cast::Expr hit = exit_reached(op, *exit, acc[k]);
                     done = done ? cast::bin(cast::BinaryOp::BitOr, *done, hit) : hit;
                 }
-                return cast::If::make(*done, cast::Break::make());
+                if (!shared) return cast::If::make(*done, cast::Break::make());
+                cast::Expr first = cast::un(cast::UnaryOp::AddressOf, shared->first);
+                return cast::If::make(*done, cast::Block::make({cast::Eval::make(cast::call("siskin_stop_note", {first, shared->slice})),
+                                                                cast::Break::make()}));
+            };
+            // A slice after the first that reached the exit stops (siskin_stop_before).
+            auto stop_test = [&] {
+                cast::Expr first = cast::un(cast::UnaryOp::AddressOf, shared->first);
+                return cast::If::make(cast::call("siskin_stop_before", {first, shared->slice}), cast::Break::make());
             };
             if (streams == 1) {
                 // One fibre of a larger nest: a plain loop that may stop at every element.
@@ -240,11 +254,15 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
                     std::string chunk_name = ctx.fresh("chunk");
                     cast::Expr chunk = cast::var(chunk_name);
                     cast::Expr chunk_end = cast::call("siskin_min_i64", {c_add(chunk, kExitStride), count});
+                    std::vector<cast::Stmt> stride;
+                    if (shared) stride.push_back(stop_test());
+                    stride.push_back(range_loop(ctx, chunk, chunk_end, steps, "p"));
+                    stride.push_back(exit_test());
                     ctx.emit(cast::For::make(
                         cast::Decl::make(cast::Type::of(ValueType::Int64), chunk_name, c_int(0)),
                         cast::bin(cast::BinaryOp::Lt, chunk, count),
                         cast::Assign::make(chunk, cast::AssignOp::Add, c_int(kExitStride)),
-                        cast::Block::make({range_loop(ctx, chunk, chunk_end, steps, "p"), exit_test()})));
+                        cast::Block::make(std::move(stride))));
                 } else {
                     ctx.emit(range_loop(ctx, c_int(0), count, steps, "p"));
                 }
@@ -270,10 +288,14 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
                                               a.single_write);
         lower_body(ctx, std::make_shared<If>(CValue::make(cast::bin(cast::BinaryOp::Lt, lo, hi), ValueType::Bool),
                                              once, nullptr));
-    } else if (slices > 1 && read->level == 0 && sliced_work && (vector_lanes || !early_exit_of(loop))) {
-        // A walk that may stop early stays whole: a slice that stops would leave the others
-        // running to their ends (an exit at the 10th of a million elements took 63,004 steps of
-        // the streams on 2 threads instead of 257).
+    } else if (slices > 1 && read->level == 0 && sliced_work) {
+        // A walk that may stop early shares its exit: a slice that stops alone would leave the
+        // others running to their ends (an exit at the 10th of a million elements took 63,004
+        // steps of the streams on 2 threads instead of 257); the slices after the first that
+        // stops stop at their next exit test. Reorderable operators (idempotent, commutative,
+        // associative) give the walk in order's result from any slicing.
+        std::optional<cast::Expr> exit_slice;
+        if (!vector_lanes && early_exit_of(loop)) exit_slice = ctx.local(t.name + "_exit_slice", c_int(INT64_MAX));
         cast::Expr stored = ctx.local(t.name + "_stored", c_sub(hi, lo));
         cast::Expr per = ctx.local(t.name + "_per_slice", cast::bin(cast::BinaryOp::Div, stored, c_int(slices)));
         cast::Expr rest = ctx.local(t.name + "_rest", cast::bin(cast::BinaryOp::Mod, stored, c_int(slices)));
@@ -286,14 +308,14 @@ bool lower_storage_order_reduction(LowerCtx& ctx, const For& loop, int slices,
         std::vector<cast::Stmt> each = ctx.capture([&] {
             cast::Expr from = ctx.local(t.name + "_slice_first", start(slice));
             cast::Expr to = ctx.local(t.name + "_slice_end", start(c_add(slice, 1)));
-            reduce_range(from, to);
+            reduce_range(from, to, exit_slice ? std::optional<SharedExit>(SharedExit{*exit_slice, slice}) : std::nullopt);
         });
         ctx.emit(cast::For::make(cast::Decl::make(cast::Type::of(ValueType::Int64), name, c_int(0)),
                                  cast::bin(cast::BinaryOp::Lt, slice, c_int(slices)), cast::Increment::make(slice),
                                  cast::Block::make(std::move(each))));
         *sliced_work = stored;
     } else {
-        reduce_range(lo, hi);
+        reduce_range(lo, hi, std::nullopt);
     }
     if (missing)
         lower_body(ctx, std::make_shared<If>(CValue::make(*missing, ValueType::Bool),
