@@ -39,12 +39,14 @@ bool copies_a_block(const Tensor& A, const Tensor& B, const std::string& format,
     return kernel->c_source().find("block_fill") != std::string::npos;
 }
 
+// Values for the random operands: never the fill, or small integers that store 0 and 2 explicitly.
+double positive(double u) { return u + 0.5; }
+double small_ints(double u) { return std::floor(u * 8) - 3; }
+
 // A vstack of operands stored in `layout` (csr or coo) into either output format, for fills 0
 // and 2 and both index widths: blocks only; a block then stored fills (the lowered loops); an
 // empty block. Only an output of the operands' layout and index width is written by blocks.
 void vstack_matches_reference(const std::string& layout, const std::string& other) {
-    auto positive = [](double u) { return u + 0.5; };
-    auto small_ints = [](double u) { return std::floor(u * 8) - 3; }; // stores 0 and 2 explicitly
     for (double fill : {0.0, 2.0}) {
         for (int bits : {32, 64}) {
             Format f = Format::parse(layout, 2).with_index_bits(bits);
@@ -110,8 +112,6 @@ bool hstack_copies_a_block(const std::string& text, const std::map<std::string, 
 // loops). Every result against the reference, stored coordinates in storage order included
 // (so a COO result is sorted by row, then column).
 void hstack_matches_reference(const std::string& layout, const std::string& other) {
-    auto positive = [](double u) { return u + 0.5; };
-    auto small_ints = [](double u) { return std::floor(u * 8) - 3; }; // stores 0 and 2 explicitly
     for (double fill : {0.0, 2.0}) {
         for (int bits : {32, 64}) {
             Format f = Format::parse(layout, 2).with_index_bits(bits);
