@@ -110,6 +110,17 @@ TEST(CodegenScalarReplacement, PointerCopiedElsewhereIsNotReplaced) {
     EXPECT_EQ(print(replace_scalars(body, {{"y", kF64}})), print(body));
 }
 
+// for (int64_t p = pos[i]; p < end; p++) { pos[i] = pos[i] + 1; }: the start reads the element
+// before any local could hold it, so the loop is left alone (it used to read an undeclared
+// pos_acc, in the guard or in the init moved before it).
+TEST(CodegenScalarReplacement, ElementReadByTheLoopStartIsNotReplaced) {
+    Expr pos_i = at(var("pos"), var("i"));
+    Stmt loop = For::make(Decl::make(kI64, "p", pos_i), lt(var("p"), var("end")), Increment::make(var("p")),
+                          Block::make({assign(pos_i, add(pos_i, i64(1)))}));
+    Stmt body = Block::make({loop});
+    EXPECT_EQ(print(replace_scalars(body, {{"pos", kI64}})), print(body));
+}
+
 TEST(CodegenDeadLocals, RemovesAStoredCursorNothingReads) {
     // int64_t j_start = 0; for (...) { y[i] = v[p]; j_start = c[p] + 1; }
     Stmt body = Block::make({

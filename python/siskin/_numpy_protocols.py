@@ -68,10 +68,11 @@ _UFUNCS = {
     "greater_equal", "absolute", "negative", "exp", "log", "sqrt", "sin", "cos", "tan", "arcsin",
     "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
     "expm1", "log1p", "log2", "log10", "floor", "ceil", "trunc", "rint", "sign", "logaddexp",
-    "copysign", "hypot", "nextafter", "signbit",
+    "copysign", "hypot", "nextafter", "signbit", "isnan", "isinf", "isfinite",
 }
 _BOOL_RESULT = {"logical_and", "logical_or", "logical_xor", "logical_not", "equal", "not_equal",
-                "less", "less_equal", "greater", "greater_equal", "signbit"}
+                "less", "less_equal", "greater", "greater_equal", "signbit", "isnan", "isinf",
+                "isfinite"}
 
 # ufunc.reduce as siskin's reductions (their identities make empty reductions NumPy's).
 _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",

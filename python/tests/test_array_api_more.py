@@ -218,6 +218,18 @@ def test_copysign_hypot_nextafter_signbit_match_numpy():
           np.nextafter(np.ones(2, dtype=np.float32), np.float32(2.0)))
 
 
+def test_numpy_classification_ufuncs_dispatch_to_siskin():
+    # np.isnan, np.isinf and np.isfinite on a siskin tensor run siskin's kernels (they used to
+    # fall back to NumPy on a densified copy); fills 0, 1, NaN and inf, NaN and inf stored, ints.
+    for index in (1, 2, 3, 4, 5, 9, 11):
+        x, d = make(index)
+        f = np_fill(x).astype(d.dtype)
+        for name in ("isnan", "isinf", "isfinite"):
+            ufunc = getattr(np, name)
+            check(ufunc(x), ufunc(d), ufunc(f))
+            check(ufunc(siskin.lazy(x) + 0), ufunc(d + 0), ufunc(f + 0))
+
+
 def test_repeat_take_along_axis_searchsorted_match_numpy():
     # At once on the stored entries (no kernel of their own): every input of test_array_api
     # (formats, fills 0, 1, NaN and inf, dtypes, size-1 and empty shapes).

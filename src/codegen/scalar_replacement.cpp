@@ -167,8 +167,12 @@ private:
         if (!is_arithmetic(index)) return std::nullopt;
         for (const auto& v : assigned)
             if (mentions(index, v)) return std::nullopt;
-        if (loop.kind() == StmtKind::For && loop.as<For>().step && mentions(*loop.as<For>().step, array))
-            return std::nullopt;
+        // The init runs before the local exists (it may even become the guard): an element it
+        // reads stays an element.
+        if (loop.kind() == StmtKind::For) {
+            const auto& f = loop.as<For>();
+            if ((f.step && mentions(*f.step, array)) || (f.init && mentions(*f.init, array))) return std::nullopt;
+        }
         // The element is loaded before the loop unless every iteration overwrites it first: the
         // first top-level statement that uses it is a store that reads nothing of it and that no
         // earlier break or continue can skip.
