@@ -9,9 +9,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <thread>
+#include <tuple>
 
 #include "compiler/kernel_impl.hpp"
 #include "compiler_test_util.hpp"
@@ -182,6 +184,97 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
             for (const auto& [name, t] : bits)
                 EXPECT_TRUE(same_storage(serial->at(name), t)) << text << " threads " << threads << " " << name;
         }
+    }
+}
+
+// The masked mxv of bench/peers (masked_mxv): a loop over i appends y[i] to a 1-D sparselist
+// output, at most one entry an iteration, in i order. Where the loop is one counted loop over
+// A's rows (no mask, or a dense mask, plain or complemented), thread t > 0 appends its chunk's
+// entries to parts of its own, joined in order: a team of `threads` runs it (last_threads), and
+// the joined buffers are the reference's values and the serial kernel's bytes. So does the loop
+// over a sparselist mask's positions (`if m[i]`: chunks of m's positions); the complemented
+// sparse mask's loop walks the gaps between m's positions and a tail after them, and stays
+// serial (a team of one). Masks: a sparse one, all true, none; A has empty rows, a run of them,
+// and rows as long as the matrix is wide.
+TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const int64_t n = 300;
+    CoordinateList ab, aw, xb, xw;
+    ab.ndims = aw.ndims = 2;
+    xb.ndims = xw.ndims = 1;
+    std::mt19937_64 rng(77);
+    for (int64_t i = 0; i < n; ++i) {
+        if (i == 0 || i == 5 || i == n - 1 || (i > 200 && i < 230)) continue; // empty rows, a run of them
+        for (int64_t j = 0; j < n; ++j) {
+            if (i != 3 && i != 150 && rng() % 40 != 0) continue; // rows 3 and 150 full
+            ab.add(std::vector<int64_t>{i, j}, Scalar::of(true));
+            aw.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>(rng() % 1000) / 8));
+        }
+    }
+    for (int64_t k = 0; k < n; k += 7) {
+        xb.add(std::vector<int64_t>{k}, Scalar::of(true));
+        xw.add(std::vector<int64_t>{k}, Scalar::of(static_cast<double>(rng() % 1000) / 16));
+    }
+    auto vec = [&](ValueType t, const Scalar& fill, const char* format, const CoordinateList& c) {
+        return Tensor::from_coordinates({n}, t, fill, Format::parse(format, 1), c);
+    };
+    Tensor Ab = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::csr(), ab);
+    Tensor Aw = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(inf), Format::csr(), aw);
+    Tensor Xb = vec(ValueType::Bool, Scalar::of(false), "sparsebytemap(0)", xb);
+    Tensor Xw = vec(ValueType::Float64, Scalar::of(inf), "sparsebytemap(0)", xw);
+    std::vector<std::pair<std::string, CoordinateList>> mask_lists{{"sparse", {}}, {"full", {}}, {"empty", {}}};
+    for (auto& [kind, list] : mask_lists) {
+        list.ndims = 1;
+        for (int64_t k = 0; k < n; ++k)
+            if (kind == "full" || (kind == "sparse" && rng() % 10 == 0)) list.add(std::vector<int64_t>{k}, Scalar::of(true));
+    }
+    OutputSpec sparse;
+    sparse.format = Format::parse("sparselist(0)", 1);
+    std::map<std::string, OutputSpec> specs{{"y", sparse}};
+    const std::string tplus = "def tplus(a: float64, b: float64) -> float64 [commutative, associative, "
+                              "identity(0.0), annihilator(inf)] { return a + b }\n";
+    const std::vector<std::pair<std::string, bool>> bodies{{"y[i] |= A[i,j] && x[follow(j)]", false},
+                                                           {"y[i] min= tplus(A[i,j], x[follow(j)])", true}};
+    for (const auto& [body, weights] : bodies) {
+        const Tensor& A = weights ? Aw : Ab;
+        const Tensor& x = weights ? Xw : Xb;
+        const std::string prelude = weights ? tplus : "";
+        // (program, mask format or "" for none, parallel)
+        std::vector<std::tuple<std::string, std::string, bool>> programs{
+            {"for i { " + body + " }", "", true},
+            {"for i { if m[i] { " + body + " } }", "dense", true},
+            {"for i { if !m[i] { " + body + " } }", "dense", true},
+            {"for i { if m[i] { " + body + " } }", "sparselist(0)", true},
+            {"for i { if !m[i] { " + body + " } }", "sparselist(0)", false},
+        };
+        for (const auto& [text, mask_format, parallel] : programs)
+            for (const auto& [kind, list] : mask_lists) {
+                if (mask_format.empty() && kind != "sparse") continue; // no mask: once
+                std::optional<Tensor> M;
+                std::map<std::string, const Tensor*> inputs{{"A", &A}, {"x", &x}};
+                if (!mask_format.empty()) {
+                    M = vec(ValueType::Bool, Scalar::of(false), mask_format.c_str(), list);
+                    inputs.emplace("m", &*M);
+                }
+                ir::Program program = ir::parse_program(prelude + text);
+                Tensor want = evaluate_reference(program, inputs, specs).at("y");
+                std::optional<Tensor> serial;
+                for (int threads : kThreadCounts) {
+                    SCOPED_TRACE(text + " mask " + mask_format + " " + kind + " threads " + std::to_string(threads));
+                    CompiledProgram k = compile_for(program, inputs, specs, threaded(threads));
+                    const std::string& c = k.kernel->c_source();
+                    EXPECT_EQ(c.find("#pragma omp parallel") != std::string::npos, parallel && threads > 1) << c;
+                    Tensor got = k.run(inputs).at("y");
+                    // An empty sparse mask has no positions: the loop, and its team, never start.
+                    const bool starts = mask_format != "sparselist(0)" || kind != "empty";
+                    EXPECT_EQ(k.kernel->impl().last_threads().kernel, parallel && starts ? threads : 1);
+                    EXPECT_TRUE(same_output(want, got)) << "reference " << want.to_string() << "\ncompiled "
+                                                        << got.to_string();
+                    if (!serial) serial = got;
+                    EXPECT_TRUE(same_storage(*serial, got));
+                    EXPECT_TRUE(same_storage(got, k.run(inputs).at("y"))) << "a second call (kept parts)";
+                }
+            }
     }
 }
 

@@ -107,6 +107,12 @@ bool holds(const Stmt& s, std::initializer_list<StmtKind> kinds) {
     return found;
 }
 
+// The one level of a 1-D sparse output (a sparselist vector indexed by the loop), which names no
+// positions: it holds at most one entry per iteration, its code grew the output's buffers for
+// every iteration before the loop (so thread t > 0 grows its own parts to its chunk's iterations
+// before its chunk), and the join moves no positions (the count after the loop is the whole).
+bool vector_append(const ParallelLoop::Append& a) { return a.positions.empty(); }
+
 bool chunk_safe(const For& f, const ParallelLoop& mark, const std::string& reduction_var) {
     BodyScan w;
     std::set<std::string> per_thread; // variables each thread has its own of
@@ -131,9 +137,10 @@ bool chunk_safe(const For& f, const ParallelLoop& mark, const std::string& reduc
     if (w.unsafe) return false;
     // A thread's own append buffers start empty: the body must grow them itself (a growth
     // hoisted before the loop would have been made for the output's buffers only).
+    // A vector's parts are grown to the chunk's iterations before the chunk instead.
     for (const auto& a : mark.appends)
         for (const auto& p : a.parts)
-            if (!w.grown.count(p.buffer)) return false;
+            if (!vector_append(a) && !w.grown.count(p.buffer)) return false;
     for (const auto& v : w.assigned_vars)
         if (!w.locals.count(v) && v != reduction_var && !per_thread.count(v)) return false;
     return std::all_of(w.goto_targets.begin(), w.goto_targets.end(),
@@ -199,11 +206,19 @@ public:
     }
 
 private:
+    // A loop that declares its int64_t counter, or one that continues a counter of the kernel's
+    // (`for (; p < p_end; p++)`, the walk over a sparse level's positions from where p stands).
     const ParallelLoop* mark_of(const For& f) const {
         auto counted = counted_for(f);
-        if (!counted || !f.init || f.init->kind() != StmtKind::Decl) return nullptr;
-        const auto& d = f.init->as<Decl>();
-        if (d.name != counted->var || !d.init || d.type != Type::of(ValueType::Int64)) return nullptr;
+        if (!counted) return nullptr;
+        if (!f.init) {
+            auto declared = declared_.find(counted->var);
+            if (declared == declared_.end() || declared->second != Type::of(ValueType::Int64)) return nullptr;
+        } else {
+            if (f.init->kind() != StmtKind::Decl) return nullptr;
+            const auto& d = f.init->as<Decl>();
+            if (d.name != counted->var || !d.init || d.type != Type::of(ValueType::Int64)) return nullptr;
+        }
         for (const auto& l : loops_)
             if (l.counter == counted->var) return &l;
         return nullptr;
@@ -216,7 +231,7 @@ private:
         const ParallelLoop* mark = mark_of(f);
         if (!mark || !chunk_safe(f, *mark, reduction_var_)) return std::nullopt;
         const std::string& v = mark->counter;
-        const Expr lo = *f.init->as<Decl>().init, hi = counted_for(f)->bound;
+        const Expr lo = f.init ? *f.init->as<Decl>().init : var(v), hi = counted_for(f)->bound;
         if (!is_pure(lo) || !is_pure(hi)) return std::nullopt;
 
         std::string lo_name = names_.fresh(v + "_lo"), hi_name = names_.fresh(v + "_hi");
@@ -274,7 +289,9 @@ private:
         // Workspaces: thread t > 0 copies them as they are before the loop; the first thread
         // starts on the kernel's own once every copy is made.
         std::string ready = names_.fresh("siskin_ready");
-        const bool has_ready = !mark->workspaces.empty() || !mark->partials.empty();
+        const bool has_ready = !mark->workspaces.empty() || !mark->partials.empty() ||
+                               std::any_of(mark->appends.begin(), mark->appends.end(),
+                                           vector_append);
         if (has_ready) region.push_back(Decl::make(int_type(), ready, var("SISKIN_OK")));
         if (!mark->workspaces.empty()) {
             for (const auto& ws : mark->workspaces) {
@@ -336,6 +353,15 @@ private:
                 parts.push_back(declare_part(p, n, region, inner, release, after, claimed));
                 owns.push_back(names_.fresh(p.buffer + "_owns"));
                 before.push_back(slot_array(Type::named("siskin_buffer").pointer(), owns.back()));
+                // A vector's code grew the output's buffers for every iteration before the loop
+                // (thread 0's): thread t > 0 makes room in its own for its chunk's iterations.
+                if (vector_append(a))
+                    region.push_back(If::make(
+                        bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)),
+                            bin(BinaryOp::Eq, var(ready), var("SISKIN_OK"))),
+                        assign(var(ready), call("siskin_buffer_grow",
+                                                {un(UnaryOp::AddressOf, var(parts.back().own)),
+                                                 bin(BinaryOp::Sub, var(n.to), var(n.from)), i64(p.element_size)}))));
             }
             inner.push_back(Decl::make(i64_type(), a.count,
                                        Ternary::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), var(start), i64(0))));
@@ -386,6 +412,8 @@ private:
                                    Return::make(var(n.status))));
         for (auto& s : after) out.push_back(std::move(s));
         for (auto& s : fold) out.push_back(std::move(s));
+        // A counter of the kernel's leaves the loop at its bound, as the serial loop leaves it.
+        if (!f.init) out.push_back(If::make(bin(BinaryOp::Lt, var(v), var(hi_name)), assign(var(v), var(hi_name))));
         std::vector<Stmt> head{Decl::make(i64_type().as_const(), lo_name, lo), Decl::make(i64_type().as_const(), hi_name, hi)};
         for (auto& s : sizes) head.push_back(std::move(s));
         head.push_back(Decl::make(int_type().as_const(), team_name, team));
@@ -542,13 +570,16 @@ private:
                                             {var(parts[k].shared), var(owns[k]), var(counts), var(n.team),
                                              var(n.thread), i64(parts[k].part->element_size)})));
         out.push_back(If::make(ok, Block::make(std::move(share))));
-        std::string k = names_.fresh("k");
-        Expr slot = at(var(a.positions), bin(BinaryOp::Add, var(k), i64(1)));
-        place.push_back(For::make(Decl::make(i64_type(), k, var(n.from)), bin(BinaryOp::Lt, var(k), var(n.to)),
-                                  Increment::make(var(k)),
-                                  assign(slot, Cast::make(a.position_type, bin(BinaryOp::Add, slot, var(offset))))));
-        out.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)), ok),
-                               Block::make(std::move(place))));
+        // A vector has no positions per iteration (its count after the loop is the whole).
+        if (!vector_append(a)) {
+            std::string k = names_.fresh("k");
+            Expr slot = at(var(a.positions), bin(BinaryOp::Add, var(k), i64(1)));
+            place.push_back(For::make(Decl::make(i64_type(), k, var(n.from)), bin(BinaryOp::Lt, var(k), var(n.to)),
+                                      Increment::make(var(k)),
+                                      assign(slot, Cast::make(a.position_type, bin(BinaryOp::Add, slot, var(offset))))));
+            out.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)), ok),
+                                   Block::make(std::move(place))));
+        }
         out.push_back(Eval::make(call("siskin_team_barrier", {})));
     }
 

@@ -64,6 +64,13 @@ bool appends_rows(const TensorBinding& t) {
     return t.num_levels() == 2 && t.properties(0).implicit && t.properties(1).appends_fibres;
 }
 
+// One level that appends fibres, indexed by the loop itself (a sparselist vector y[i]): iteration
+// i appends element i or nothing, in i order.
+bool appends_vector_of_loop(const TensorBinding& t, const Fiber* target, const std::string& index) {
+    return t.num_levels() == 1 && t.properties(0).appends_fibres && target && target->level == 0 &&
+           target->sub == 0 && target->subscripts.size() == 1 && is_loop_index(target->subscripts.front(), index);
+}
+
 void add_once(std::vector<const TensorBinding*>& list, const TensorBinding* t) {
     if (std::find(list.begin(), list.end(), t) == list.end()) list.push_back(t);
 }
@@ -100,7 +107,7 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
                 ok = false;
             else if (t->workspace)
                 add_once(mark.workspaces, t);
-            else if (row && appends_rows(*t))
+            else if ((row && appends_rows(*t)) || appends_vector_of_loop(*t, target, loop->index))
                 add_once(mark.appended, t);
             else if (!t->values || !all_dense(*t))
                 ok = false;
@@ -254,13 +261,22 @@ bool mentions_var(const cast::Stmt& s, const std::string& name) {
 bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, int64_t position_limit,
                cast::ParallelLoop& out) {
     for (const TensorBinding* t : mark.appended) {
-        cast::Expr count = ctx.level_var(*t, 1, "count");
+        // A CSR output's columns (level 1), or a vector's one level (its positions are written
+        // after the loop only, from the count).
+        const int level = t->num_levels() - 1;
+        cast::Expr count = ctx.level_var(*t, level, "count");
         if (count.kind() != cast::ExprKind::Var) return false;
         cast::ParallelLoop::Append a;
         a.count = count.as<cast::Var>().name;
-        for (const auto& b : t->levels[1]) {
+        const bool vector = level == 0; // no positions to move (cast::ParallelLoop::Append)
+        for (const auto& b : t->levels[static_cast<size_t>(level)]) {
             if (b.role == BufferRole::Positions) {
-                a.positions = b.data;
+                if (vector) {
+                    if (mentions_var(loop, b.data) || mentions_var(loop, b.raw)) return false;
+                    a.positions = "";
+                } else {
+                    a.positions = b.data;
+                }
                 a.position_type = cast::Type::of(b.type);
                 a.limit = b.type == ValueType::Int32 ? position_limit : 0;
             } else {
@@ -268,7 +284,7 @@ bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, 
             }
         }
         if (t->values) a.parts.push_back(part_of(*t->values));
-        if (a.positions.empty()) return false;
+        if (a.positions.empty() && !vector) return false;
         out.appends.push_back(std::move(a));
     }
     for (const TensorBinding* t : mark.workspaces) {
@@ -293,17 +309,37 @@ bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, 
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
                                                    std::vector<cast::Stmt>& code, int64_t position_limit,
                                                    const std::optional<cast::Expr>& sliced_work) {
+    // The one counted loop: a statement of `code`, or the one loop of an `if` there without an
+    // else (a walk over a sparse level's positions, `if (p < p_end) { ... for (; p < p_end; p++) }`).
     std::optional<size_t> at;
+    const cast::For* counted = nullptr;
+    auto counted_in = [](const cast::Stmt& s) -> const cast::For* {
+        if (s.kind() == cast::StmtKind::For && cast::counted_for(s.as<cast::For>())) return &s.as<cast::For>();
+        if (s.kind() != cast::StmtKind::If || s.as<cast::If>().else_body) return nullptr;
+        const cast::Stmt& then = s.as<cast::If>().then_body;
+        if (then.kind() != cast::StmtKind::Block) return nullptr;
+        const cast::For* found = nullptr;
+        for (const auto& c : then.as<cast::Block>().stmts) {
+            if (c.kind() == cast::StmtKind::For || c.kind() == cast::StmtKind::While) {
+                if (found || c.kind() != cast::StmtKind::For || !cast::counted_for(c.as<cast::For>())) return nullptr;
+                found = &c.as<cast::For>();
+            }
+        }
+        return found;
+    };
     for (size_t k = 0; k < code.size(); ++k)
-        if (code[k].kind() == cast::StmtKind::For && cast::counted_for(code[k].as<cast::For>())) {
+        if (const cast::For* f = counted_in(code[k])) {
             if (at) return std::nullopt;
             at = k;
+            counted = f;
         }
     if (!at) return std::nullopt;
     cast::ParallelLoop loop;
-    loop.counter = cast::counted_for(code[*at].as<cast::For>())->var;
+    loop.counter = cast::counted_for(*counted)->var;
     loop.work = sliced_work; // slices walk no fibre per iteration
-    if (mark.weight && !loop.work) {
+    // A loop over a sparse level's positions (no declaration of its own) does not run over the
+    // rows the weight counts: its chunks are balanced by iterations.
+    if (mark.weight && !loop.work && counted->init) {
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
     }

@@ -38,7 +38,9 @@ struct ParallelMark {
     std::vector<Reduction> partials;
     /// Outputs whose dense first level the loop indexes, over a level that appends fibres
     /// (LevelProperties::appends_fibres; CSR): iteration i appends fibre i, so each thread appends
-    /// its chunk's fibres to buffers of its own, joined in chunk order after the loop.
+    /// its chunk's fibres to buffers of its own, joined in chunk order after the loop. Also 1-D
+    /// outputs with one such level that the loop indexes (a sparselist vector): iteration i
+    /// appends at most element i.
     std::vector<const TensorBinding*> appended;
     /// Row workspaces (the workspaces pass) the loop both fills and reads: each iteration leaves
     /// them empty, so each thread works in its own copy.
