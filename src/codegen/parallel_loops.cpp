@@ -230,6 +230,12 @@ private:
     std::optional<Stmt> parallel(const For& f, const Stmt& loop) {
         const ParallelLoop* mark = mark_of(f);
         if (!mark || !chunk_safe(f, *mark, reduction_var_)) return std::nullopt;
+        // A loop over positions (its counter the kernel's) visits rows by their positions, not
+        // by number: a CSR output's positions, moved by the row after the join, are not its to
+        // move. Only a loop that appends to a vector (no positions) runs so; the others over
+        // positions (dcsr's stored rows) stay serial, as before.
+        if (!f.init && (mark->appends.empty() || !std::all_of(mark->appends.begin(), mark->appends.end(), vector_append)))
+            return std::nullopt;
         const std::string& v = mark->counter;
         const Expr lo = f.init ? *f.init->as<Decl>().init : var(v), hi = counted_for(f)->bound;
         if (!is_pure(lo) || !is_pure(hi)) return std::nullopt;

@@ -78,7 +78,7 @@ void add_once(std::vector<const TensorBinding*>& list, const TensorBinding* t) {
 std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
     const auto* loop = s->as<For>();
     if (!loop) return std::nullopt;
-    ParallelMark mark{loop->index, nullptr, nullptr, {}, {}, {}, {}};
+    ParallelMark mark{loop->index, nullptr, {}, {}, {}, {}};
     std::vector<const TensorBinding*> workspaces_read;
     std::vector<const TensorBinding*> rows_written; // dense outputs written at row i
     bool ok = true;
@@ -94,10 +94,7 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
                 else if (!f->write) ok = false;
                 return;
             }
-            if (!mark.weight && row_of_loop(*f, loop->index)) {
-                mark.weight = fibre_positions(*f);
-                mark.weighed = f->tensor;
-            }
+            if (!mark.weight && row_of_loop(*f, loop->index)) mark.weight = fibre_positions(*f);
         },
         [&](const LStmt& st) {
             const auto* a = st->as<Assign>();
@@ -345,15 +342,16 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
     if (mark.weight && !loop.work && counted->init) {
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
-    } else if (mark.weight && !loop.work && mark.weighed && !mark.weighed->dims.empty()) {
+    } else if (mark.weight && !loop.work) {
         // Its work, for the team size, is still its iterations' rows: each iteration counts 1
         // plus the weight's mean entries a row (a mask's positions pick rows of A; counting the
-        // positions alone kept a masked mxv over 400,000 entries below the threshold).
-        cast::Expr rows = mark.weighed->dims.front();
+        // positions alone kept a masked mxv of 40,000 entries below the threshold). The weight's
+        // size (rows + 1) is read from its buffer: the dimension's local may be gone by now.
+        cast::Expr size = mark.weight->size_var();
         cast::Expr pos = cast::var(mark.weight->data);
-        cast::Expr entries = cast::bin(cast::BinaryOp::Sub, cast::at(pos, rows), cast::at(pos, cast::i64(0)));
-        cast::Expr mean = cast::bin(cast::BinaryOp::Div, entries,
-                                    cast::bin(cast::BinaryOp::Add, rows, cast::i64(1)));
+        cast::Expr entries = cast::bin(cast::BinaryOp::Sub, cast::at(pos, cast::bin(cast::BinaryOp::Sub, size, cast::i64(1))),
+                                       cast::at(pos, cast::i64(0)));
+        cast::Expr mean = cast::bin(cast::BinaryOp::Div, entries, size);
         cast::Expr iterations = cast::bin(cast::BinaryOp::Sub, cast::counted_for(*counted)->bound,
                                           cast::var(loop.counter));
         loop.work = cast::bin(cast::BinaryOp::Mul, iterations, cast::bin(cast::BinaryOp::Add, mean, cast::i64(1)));

@@ -21,7 +21,6 @@ struct ParallelMark {
     /// Where a read walks a fibre per iteration (an input whose first level is dense and indexed
     /// by the loop, with positions at the level below: CSR's pos): chunks balance its entries.
     const BufferBinding* weight = nullptr;
-    const TensorBinding* weighed = nullptr; // the input `weight` belongs to
     /// Scalar outputs every iteration reduces into with one associative and commutative
     /// operator that has an identity (`s[] += A[i,j]`): each thread reduces its chunk, and the
     /// partials are folded in chunk order.
