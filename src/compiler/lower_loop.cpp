@@ -25,41 +25,9 @@ namespace siskin::compiler {
 
 namespace {
 
-// Calls `on_expr` on every expression slot of `s` that runs whenever s runs: an if's condition, but
-// not its branches, which run only where the condition holds (a coordinate check or an output
-// slot hoisted above `if c` would run where the program guards it off; the branches' hoists and
-// selects are emitted when each branch is lowered).
-void visit_unguarded(const LStmt& s, const std::function<void(const LExpr&)>& on_expr) {
-    if (!s) return;
-    auto walk = [&](const LExpr& e) {
-        if (e) on_expr(e);
-    };
-    switch (s->kind) {
-    case StmtKind::If: walk(s->as<If>()->cond); return;
-    case StmtKind::Block:
-        for (const auto& c : s->as<Block>()->stmts) visit_unguarded(c, on_expr);
-        return;
-    case StmtKind::For: {
-        const auto& n = *s->as<For>();
-        walk(n.lo);
-        walk(n.hi);
-        visit_unguarded(n.body, on_expr);
-        return;
-    }
-    case StmtKind::Let:
-        walk(s->as<Let>()->value);
-        visit_unguarded(s->as<Let>()->body, on_expr);
-        return;
-    case StmtKind::Assign:
-        walk(s->as<Assign>()->lhs);
-        walk(s->as<Assign>()->rhs);
-        return;
-    }
-}
-
 // Hoist nodes reachable without entering a Select case (a case may only be evaluated once its
-// condition held), another Hoist (its inner ones are emitted when the body without it is
-// lowered) or an if's branches (visit_unguarded), in order of appearance.
+// condition held) or another Hoist (its inner ones are emitted when the body without it is
+// lowered), in order of appearance.
 std::vector<const Hoist*> hoists_of(const LStmt& s) {
     std::vector<const Hoist*> out;
     std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
@@ -78,7 +46,10 @@ std::vector<const Hoist*> hoists_of(const LStmt& s) {
         default: return;
         }
     };
-    visit_unguarded(s, walk);
+    map_stmt_shallow(s, [&](const LExpr& e) {
+        walk(e);
+        return e;
+    });
     return out;
 }
 
@@ -128,7 +99,10 @@ const Select* first_select(const LStmt& s) {
         default: return;
         }
     };
-    visit_unguarded(s, walk);
+    map_stmt_shallow(s, [&](const LExpr& e) {
+        walk(e);
+        return e;
+    });
     return found;
 }
 
