@@ -73,6 +73,26 @@ TEST(ScatterGatherCompiled, ComputedArithmeticSubscripts) {
     }
 }
 
+// A computed subscript under an `if` is checked only where the `if` holds, as the reference reads
+// it: the coordinates the program guards off (20 and 99 here, outside bins; 9, outside x) are no
+// error. The unguarded programs with the same data are (ErrorsSayWhatAndWhere).
+TEST(ScatterGatherCompiled, AGuardedSubscriptIsCheckedOnlyWhereTheGuardHolds) {
+    Tensor idx = ints({3, 1, 20, 15, 0, 99});
+    for (const std::string out : {"dense", "sparsebytemap(0)", "sparsehash(0)"}) {
+        auto got = compiled_matching_reference("for i { if I[i] < 16 { bins[I[i]] += 1 } }", {{"I", &idx}},
+                                               {{"bins", shaped({16}, out)}});
+        std::vector<double> want(16, 0.0);
+        for (int64_t v : {3, 1, 15, 0}) want[static_cast<size_t>(v)] += 1;
+        EXPECT_EQ(values_of(got.at("bins")), want) << out;
+    }
+    Tensor p = ints({0, 9, 1, 2});
+    for (const auto& format : kReadFormats) {
+        Tensor x = make({4}, format, {{{0}, 10}, {{1}, 20}, {{3}, 40}});
+        auto got = compiled_matching_reference("for i { if P[i] < 4 { y[i] = x[P[i]] } }", {{"x", &x}, {"P", &p}});
+        EXPECT_EQ(values_of(got.at("y")), (std::vector<double>{10, 0, 20, 0})) << format;
+    }
+}
+
 TEST(ScatterGatherCompiled, ErrorsSayWhatAndWhere) {
     Tensor idx = ints({3, 1, 20});
     expect_error([&] { run_compiled("bins[I[i]] += 1", {{"I", &idx}}, {{"bins", shaped({16})}}); },

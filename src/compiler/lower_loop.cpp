@@ -26,14 +26,19 @@ namespace siskin::compiler {
 namespace {
 
 // Hoist nodes reachable without entering a Select case (a case may only be evaluated once its
-// condition held) or another Hoist (its inner ones are emitted when the body without it is
-// lowered), in order of appearance.
+// condition held), another Hoist (its inner ones are emitted when the body without it is
+// lowered) or, for a guard (a computed subscript's check), an if's branches: the check runs
+// where the if holds, when the branch is lowered. Other hoists in a branch (an output's slot,
+// used after the loops inside it) are set up above the if. In order of appearance.
 std::vector<const Hoist*> hoists_of(const LStmt& s) {
     std::vector<const Hoist*> out;
+    bool in_branch = false;
     std::function<void(const LExpr&)> walk = [&](const LExpr& e) {
+        if (!e) return;
         switch (e->kind) {
         case NodeKind::Hoist: {
             const auto* h = e->as<Hoist>();
+            if (h->guard && in_branch) return;
             if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
             return;
         }
@@ -46,10 +51,40 @@ std::vector<const Hoist*> hoists_of(const LStmt& s) {
         default: return;
         }
     };
-    map_stmt_shallow(s, [&](const LExpr& e) {
-        walk(e);
-        return e;
-    });
+    std::function<void(const LStmt&)> visit = [&](const LStmt& st) {
+        if (!st) return;
+        switch (st->kind) {
+        case StmtKind::If: {
+            const auto& n = *st->as<If>();
+            walk(n.cond);
+            bool outer = in_branch;
+            in_branch = true;
+            visit(n.then_body);
+            visit(n.else_body);
+            in_branch = outer;
+            return;
+        }
+        case StmtKind::Block:
+            for (const auto& c : st->as<Block>()->stmts) visit(c);
+            return;
+        case StmtKind::For: {
+            const auto& n = *st->as<For>();
+            walk(n.lo);
+            walk(n.hi);
+            visit(n.body);
+            return;
+        }
+        case StmtKind::Let:
+            walk(st->as<Let>()->value);
+            visit(st->as<Let>()->body);
+            return;
+        case StmtKind::Assign:
+            walk(st->as<Assign>()->lhs);
+            walk(st->as<Assign>()->rhs);
+            return;
+        }
+    };
+    visit(s);
     return out;
 }
 
@@ -95,7 +130,11 @@ const Select* first_select(const LStmt& s) {
         case NodeKind::Fiber:
             for (const auto& a : e->as<Fiber>()->subscripts) walk(a);
             return;
-        case NodeKind::Hoist: walk(e->as<Hoist>()->inner); return;
+        case NodeKind::Hoist:
+            // A guard still here is in an if's branch (hoists_of): what it guards is chosen
+            // when the branch is lowered.
+            if (!e->as<Hoist>()->guard) walk(e->as<Hoist>()->inner);
+            return;
         default: return;
         }
     };

@@ -84,7 +84,7 @@ LExpr map_expr(const LExpr& e, const ExprMap& f) {
     case NodeKind::Hoist: {
         const auto& h = *e->as<Hoist>();
         LExpr inner = map_expr(h.inner, f);
-        if (inner != h.inner) rebuilt = Hoist::make(h.pre, inner, h.post);
+        if (inner != h.inner) rebuilt = h.with(inner);
         break;
     }
     case NodeKind::Select: {
@@ -281,7 +281,7 @@ LExpr replace_in(const LExpr& e, const std::function<LExpr(const Node*)>& lookup
     case NodeKind::Hoist: {
         const auto& h = *e->as<Hoist>();
         LExpr inner = replace_in(h.inner, lookup);
-        return inner != h.inner ? Hoist::make(h.pre, inner, h.post) : e;
+        return inner != h.inner ? h.with(inner) : e;
     }
     case NodeKind::Select: {
         const auto& s = *e->as<Select>();

@@ -178,15 +178,24 @@ struct Unfurled final : Node {
 
 /// `inner`, with statements to run before and after the statement that holds it (a binary
 /// search; opening and committing an output slot). Hoisted to the enclosing loop body.
+/// `guard`: `pre` only tests that `inner` may be read where the statement runs (a computed
+/// subscript's coordinate check), so it stays inside an `if` that holds the statement: hoisted
+/// above it, it would test what the program guards off.
 struct Hoist final : Node {
     static constexpr NodeKind static_kind = NodeKind::Hoist;
     const std::vector<cast::Stmt> pre, post;
     const LExpr inner;
-    Hoist(std::vector<cast::Stmt> b, LExpr i, std::vector<cast::Stmt> a)
-        : Node(static_kind, i->type), pre(std::move(b)), post(std::move(a)), inner(std::move(i)) {}
+    const bool guard;
+    Hoist(std::vector<cast::Stmt> b, LExpr i, std::vector<cast::Stmt> a, bool g)
+        : Node(static_kind, i->type), pre(std::move(b)), post(std::move(a)), inner(std::move(i)), guard(g) {}
     static LExpr make(std::vector<cast::Stmt> pre, LExpr inner, std::vector<cast::Stmt> post) {
-        return std::make_shared<Hoist>(std::move(pre), std::move(inner), std::move(post));
+        return std::make_shared<Hoist>(std::move(pre), std::move(inner), std::move(post), false);
     }
+    static LExpr make_guard(std::vector<cast::Stmt> check, LExpr inner) {
+        return std::make_shared<Hoist>(std::move(check), std::move(inner), std::vector<cast::Stmt>{}, true);
+    }
+    /// The same hoist around another inner value.
+    LExpr with(LExpr i) const { return std::make_shared<Hoist>(pre, std::move(i), post, guard); }
 };
 
 /// The first value whose condition holds; the last condition may be absent (otherwise).

@@ -34,7 +34,7 @@ LExpr resolve_fiber(LowerCtx& ctx, const Fiber& f) {
                                     "levels all take random-order writes (none appended in order)",
                                     f.tensor->name, spec.kind),
                         Error::Kind::Unsupported);
-        return Hoist::make(std::move(check), f.write ? level.locate_write(ctx, f) : level.locate(ctx, f), {});
+        return Hoist::make_guard(std::move(check), f.write ? level.locate_write(ctx, f) : level.locate(ctx, f));
     }
     if (!f.write) return level.locate(ctx, f);
     if (f.tensor->properties(f.level).append_only)
