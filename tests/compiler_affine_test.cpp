@@ -346,11 +346,42 @@ Tensor bools(std::vector<int64_t> shape, const std::vector<int>& bits, const std
                                     Format::parse(format, static_cast<int>(shape.size())), list);
 }
 
+// Case 15 (Toeplitz), using only x's stored values. The notes' x (n = 5, {2:2, 5:5} 1-based)
+// gives [0, 2, -5] in every vector format. The work is shown on the same two entries in an x of
+// length 1000 (y: 998 elements, [0, 2, -5, 0, 5, 0, ...]): zeroing y costs 998 bodies, and past
+// that the 3 values of k each step through the stored entries of x in the window (the walk over
+// x's entries below f's length that picks the k, at most one step per entry, comes on top): at
+// most 3 + 4 * stored, which is 3 + 8 for a sparselist (3 + 16 for the band, which stores 1..4).
+// The same bound holds for the dense x (stored: 1000), and its walk over every element, 3 * 998
+// bodies past the zeroing, is the contrast: it is far past the bound of two stored entries.
+// A runlist x is left out of the work bound: it stores its zero runs, and every coordinate of a
+// run is a body (y[i] += v * f[k] is not integrated over a run, and v is not tested against 0).
 TEST(AffineCompiled, FinchCase15Toeplitz) {
+    Tensor f = dense_of({3}, {1, 0, -1});
     for (const auto& format : kVectorFormats) {
         Tensor x = make({5}, format, {{{1}, 2}, {{4}, 5}});
-        Tensor f = dense_of({3}, {1, 0, -1});
         expect_values("for k, i in 0:3 { y[i] += x[i+k] * f[k] }", {{"x", &x}, {"f", &f}}, "y", {3}, {0, 2, -5}, format);
+    }
+    const int64_t n = 1000, ny = n - 2;
+    std::vector<double> want(static_cast<size_t>(ny), 0.0);
+    want[1] = 2;
+    want[2] = -5;
+    want[4] = 5;
+    const int64_t sparse_bound = ny + 3 + 4 * 2;
+    for (const auto& format : kVectorFormats) {
+        SCOPED_TRACE(format);
+        Tensor x = make({n}, format, {{{1}, 2}, {{4}, 5}});
+        auto [out, work] = counted("for k, i { y[i] += x[i+k] * f[k] }", {{"x", &x}, {"f", &f}});
+        EXPECT_EQ(out.at("y").shape(), std::vector<int64_t>{ny});
+        EXPECT_EQ(values_of(out.at("y")), want);
+        if (format == "runlist(0)") continue;
+        EXPECT_LE(work, ny + 3 + 4 * x.stored());
+        if (format == "dense") {
+            EXPECT_GE(work, ny + 3 * ny);
+            EXPECT_GT(work, sparse_bound);
+        } else {
+            EXPECT_LE(x.stored(), 4);
+        }
     }
 }
 
@@ -401,23 +432,49 @@ TEST(AffineCompiled, FinchCase20TwoDimensionalErosion) {
     }
 }
 
+// Case 21 (masked histogram): masked-off pixels are never read. The notes' image rows
+// [0,17,33,250] and [15,16,47,255] with the mask on x in 1..2 (0-based) give bins[1] = bins[2] = 2.
+// Here the image is 1000 wide: past the notes' four columns every pixel is masked off and holds
+// 4096 + x, whose bin (256 and up) lies outside bins, so a kernel that read one for its bin would
+// stop with a coordinate error (the reference reads it only where the mask holds). Each mask
+// format gives the notes' bins. The work is at most zeroing the 16 bins, one body per row, two per
+// stored entry of the mask (a run of a runlist, or a step that finds its run) and one per
+// masked-on pixel; with the run masks (three runs a row, or the one true run of a sparserunlist)
+// that is at most 16 + 2 + 12 + 4, while a walk over every pixel costs 2000: the dense mask, which
+// holds 2000 entries, is the contrast.
 TEST(AffineCompiled, FinchCase21MaskedHistogram) {
+    const int64_t rows = 2, width = 1000;
+    const std::vector<int64_t> notes = {0, 17, 33, 250, 15, 16, 47, 255};
     CoordinateList list;
     list.ndims = 2;
-    std::vector<int64_t> pixels = {0, 17, 33, 250, 15, 16, 47, 255};
-    for (size_t k = 0; k < pixels.size(); ++k)
-        list.add(std::vector<int64_t>{static_cast<int64_t>(k / 4), static_cast<int64_t>(k % 4)}, Scalar::of(pixels[k]));
-    Tensor img = Tensor::from_coordinates({2, 4}, ValueType::Int64, Scalar::of(int64_t{-1}), Format::parse("dense", 2), list);
-    for (const std::string format : {"dense(0)/runlist(1)", "dense"}) {
-        Tensor mask = bools({2, 4}, {0, 1, 1, 0, 0, 1, 1, 0}, format);
-        OutputSpec sixteen;
-        sixteen.shape = std::vector<int64_t>{16};
-        auto got = compiled_matching_reference("for y, x { if M[y,x] { bins[floordiv(img[y,x], 16)] += 1 } }",
-                                               {{"img", &img}, {"M", &mask}}, {{"bins", sixteen}});
-        std::vector<double> want(16, 0.0);
-        want[1] = 2;
-        want[2] = 2;
-        EXPECT_EQ(values_of(got.at("bins")), want) << format;
+    std::vector<int> on;
+    for (int64_t y = 0; y < rows; ++y)
+        for (int64_t x = 0; x < width; ++x) {
+            int64_t v = x < 4 ? notes[static_cast<size_t>(y * 4 + x)] : 4096 + x;
+            list.add(std::vector<int64_t>{y, x}, Scalar::of(v));
+            on.push_back(x == 1 || x == 2);
+        }
+    const int64_t masked_on = rows * 2;
+    Tensor img = Tensor::from_coordinates({rows, width}, ValueType::Int64, Scalar::of(int64_t{-1}),
+                                          Format::parse("dense", 2), list);
+    std::vector<double> want(16, 0.0);
+    want[1] = 2;
+    want[2] = 2;
+    OutputSpec sixteen;
+    sixteen.shape = std::vector<int64_t>{16};
+    for (const std::string format : {"dense(0)/runlist(1)", "dense(0)/sparserunlist(1)", "dense"}) {
+        SCOPED_TRACE(format);
+        Tensor mask = bools({rows, width}, on, format);
+        auto [out, work] = counted("for y, x { if M[y,x] { bins[floordiv(img[y,x], 16)] += 1 } }",
+                                       {{"img", &img}, {"M", &mask}}, {{"bins", sixteen}});
+        EXPECT_EQ(values_of(out.at("bins")), want);
+        EXPECT_LE(work, 16 + rows + 2 * mask.stored() + masked_on);
+        if (format == "dense") {
+            EXPECT_GE(work, rows * width);
+            EXPECT_GT(work, 16 + rows + 2 * 3 * rows + masked_on);
+        } else {
+            EXPECT_LE(mask.stored(), 3 * rows);
+        }
     }
 }
 

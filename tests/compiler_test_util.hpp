@@ -174,4 +174,22 @@ inline int64_t scalar_work_of(const std::string& text, const std::map<std::strin
     return kernel->last_work();
 }
 
+/// `text` compiled with work counting for these inputs, on one thread, run, checked against the
+/// reference: (outputs, loop bodies run); `c_source`, when given, gets the kernel's C.
+inline std::pair<std::map<std::string, Tensor>, int64_t> counted(const std::string& text,
+                                                          const std::map<std::string, const Tensor*>& inputs,
+                                                          const std::map<std::string, OutputSpec>& specs = {},
+                                                          std::string* c_source = nullptr) {
+    ir::Program program = ir::parse_program(text);
+    CompileOptions options = test_options();
+    options.count_work = true;
+    options.threads = 1;
+    CompiledProgram compiled = compile_for(program, inputs, specs, options);
+    auto out = compiled.run(inputs);
+    for (const auto& [name, want] : evaluate_reference(program, inputs, specs))
+        EXPECT_TRUE(same_output(want, out.at(name))) << text << "\n" << name << ": " << out.at(name).to_string();
+    if (c_source) *c_source = compiled.kernel->c_source();
+    return {out, compiled.kernel->last_work()};
+}
+
 } // namespace siskin::testing

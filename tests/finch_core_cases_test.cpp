@@ -36,24 +36,6 @@ std::vector<std::pair<int64_t, double>> stored_of(const Tensor& t) {
     return out;
 }
 
-// `text` compiled with work counting for these inputs, run, checked against the reference:
-// (outputs, loop bodies run); `c_source`, when given, gets the kernel's C.
-std::pair<std::map<std::string, Tensor>, int64_t> counted(const std::string& text,
-                                                          const std::map<std::string, const Tensor*>& inputs,
-                                                          const std::map<std::string, OutputSpec>& specs = {},
-                                                          std::string* c_source = nullptr) {
-    ir::Program program = ir::parse_program(text);
-    CompileOptions options = test_options();
-    options.count_work = true;
-    options.threads = 1;
-    CompiledProgram compiled = compile_for(program, inputs, specs, options);
-    auto out = compiled.run(inputs);
-    for (const auto& [name, want] : evaluate_reference(program, inputs, specs))
-        EXPECT_TRUE(same_output(want, out.at(name))) << text << "\n" << name << ": " << out.at(name).to_string();
-    if (c_source) *c_source = compiled.kernel->c_source();
-    return {out, compiled.kernel->last_work()};
-}
-
 // An output that starts as an existing tensor (OutputSpec::start).
 OutputSpec started_as(const Tensor& t) {
     OutputSpec s;

@@ -452,6 +452,19 @@ void lower_extent(LowerCtx& ctx, const std::string& index, const Extent& ext, co
     LStmt body = simplify_stmt(ctx, input);
     if (is_nothing(body)) return;
     if (ctx.prover().le(ext.hi, ext.lo)) return;
+    if (const auto* sieve = body->as<If>(); sieve && !sieve->else_body && is_closed(sieve->cond)) {
+        // A sieve on a value fixed over the extent (a run's value: a RunList mask): tested once,
+        // around the loop, so a false run costs one test instead of one body per coordinate. A
+        // closed condition is C over values bound outside the loop (no index, no pending access),
+        // and the body cannot change them (lifecycle: a statement never reads what it updates).
+        // The extent may be empty, where the sieve was never evaluated, so that is tested first.
+        cast::Expr cond = c_value(ctx, sieve->cond);
+        if (!ctx.prover().lt(ext.lo, ext.hi))
+            cond = cast::bin(cast::BinaryOp::LogAnd, cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi), cond);
+        auto code = ctx.capture([&] { lower_extent(ctx, index, ext, sieve->then_body); });
+        emit_chain(ctx, {{cond, code}});
+        return;
+    }
     auto looplets = unfurled_of(body, index);
     if (looplets.empty()) return lower_plain(ctx, index, ext, body);
     std::vector<LoopletKind> kinds;
