@@ -25,45 +25,55 @@ OutputSpec output(const std::string& format, double fill) {
     return spec;
 }
 
-// Whether the kernel compiled for these inputs copies a block (its C declares the test of
-// stored fills).
-bool copies_a_block(const Tensor& A, const Tensor& B, const std::string& format, int bits) {
+// Whether the kernel `text` compiles to for these inputs and output C (the first input's fill)
+// copies a block: its C declares the test of stored fills.
+bool copies_a_block(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
+                    const std::string& format, int bits) {
+    std::map<std::string, TensorSignature> sigs;
+    for (const auto& [name, t] : inputs) sigs[name] = TensorSignature::of(*t, true);
     TensorSignature c;
     c.format = Format::parse(format, 2).with_index_bits(bits);
     c.type = ValueType::Float64;
-    c.fill = A.fill();
+    c.fill = inputs.begin()->second->fill();
     c.ndims = 2;
-    auto kernel = compile(ir::parse_program(kVstack),
-                          {{"A", TensorSignature::of(A, true)}, {"B", TensorSignature::of(B, true)}, {"C", c}},
-                          test_options());
-    return kernel->c_source().find("block_fill") != std::string::npos;
+    sigs["C"] = c;
+    return compile(ir::parse_program(text), sigs, test_options())->c_source().find("block_fill") != std::string::npos;
 }
 
 // Values for the random operands: never the fill, or small integers that store 0 and 2 explicitly.
 double positive(double u) { return u + 0.5; }
 double small_ints(double u) { return std::floor(u * 8) - 3; }
 
+// `check(fill, bits, format)` for fills 0 and 2 and both index widths, `format` the layout at
+// that width.
+template <class Check>
+void for_each_fill_and_width(const std::string& layout, Check check) {
+    for (double fill : {0.0, 2.0}) {
+        for (int bits : {32, 64}) {
+            SCOPED_TRACE(fmt::format("{} fill {} bits {}", layout, fill, bits));
+            check(fill, bits, Format::parse(layout, 2).with_index_bits(bits));
+        }
+    }
+}
+
 // A vstack of operands stored in `layout` (csr or coo) into either output format, for fills 0
 // and 2 and both index widths: blocks only; a block then stored fills (the lowered loops); an
 // empty block. Only an output of the operands' layout and index width is written by blocks.
 void vstack_matches_reference(const std::string& layout, const std::string& other) {
-    for (double fill : {0.0, 2.0}) {
-        for (int bits : {32, 64}) {
-            Format f = Format::parse(layout, 2).with_index_bits(bits);
-            Tensor A = random_matrix_of(3, 4, 0.5, layout, 1, fill, positive).convert(f);
-            Tensor B = random_matrix_of(5, 4, 0.5, layout, 2, fill, positive).convert(f);
-            Tensor F = random_matrix_of(5, 4, 0.7, layout, 3, fill, small_ints).convert(f);
-            Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), f);
-            SCOPED_TRACE(fmt::format("{} fill {} bits {}", layout, fill, bits));
-            for (const Tensor* second : {&B, &F, &E})
-                for (const std::string& format : {layout, other})
-                    compiled_matching_reference(kVstack, {{"A", &A}, {"B", second}},
-                                                {{"C", output(format, fill)}});
-            EXPECT_TRUE(copies_a_block(A, B, layout, bits));
-            EXPECT_FALSE(copies_a_block(A, B, other, bits));
-            EXPECT_FALSE(copies_a_block(A, B, layout, bits == 32 ? 64 : 32)); // the other index width
-        }
-    }
+    for_each_fill_and_width(layout, [&](double fill, int bits, const Format& f) {
+        Tensor A = random_matrix_of(3, 4, 0.5, layout, 1, fill, positive).convert(f);
+        Tensor B = random_matrix_of(5, 4, 0.5, layout, 2, fill, positive).convert(f);
+        Tensor F = random_matrix_of(5, 4, 0.7, layout, 3, fill, small_ints).convert(f);
+        Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), f);
+        for (const Tensor* second : {&B, &F, &E})
+            for (const std::string& format : {layout, other})
+                compiled_matching_reference(kVstack, {{"A", &A}, {"B", second}},
+                                            {{"C", output(format, fill)}});
+        const std::map<std::string, const Tensor*> blocks{{"A", &A}, {"B", &B}};
+        EXPECT_TRUE(copies_a_block(kVstack, blocks, layout, bits));
+        EXPECT_FALSE(copies_a_block(kVstack, blocks, other, bits));
+        EXPECT_FALSE(copies_a_block(kVstack, blocks, layout, bits == 32 ? 64 : 32)); // the other index width
+    });
 }
 
 TEST(BlockCopy, VstackOfCsrRowsMatchesTheReference) {
@@ -93,57 +103,40 @@ OutputSpec output_of(const std::string& format, double fill, int64_t rows) {
     return spec;
 }
 
-bool hstack_copies_a_block(const std::string& text, const std::map<std::string, const Tensor*>& inputs,
-                           const std::string& format, int bits) {
-    std::map<std::string, TensorSignature> sigs;
-    for (const auto& [name, t] : inputs) sigs[name] = TensorSignature::of(*t, true);
-    TensorSignature c;
-    c.format = Format::parse(format, 2).with_index_bits(bits);
-    c.type = ValueType::Float64;
-    c.fill = inputs.begin()->second->fill();
-    c.ndims = 2;
-    sigs["C"] = c;
-    return compile(ir::parse_program(text), sigs, test_options())->c_source().find("block_fill") != std::string::npos;
-}
-
 // hstacks of operands stored in `layout` into either output format, fills 0 and 2, both index
 // widths: blocks only (some rows empty in one operand, in both, or in all); an operand storing
 // the fill (the lowered loops); an empty operand; an operand of the other layout (the lowered
 // loops). Every result against the reference, stored coordinates in storage order included
 // (so a COO result is sorted by row, then column).
 void hstack_matches_reference(const std::string& layout, const std::string& other) {
-    for (double fill : {0.0, 2.0}) {
-        for (int bits : {32, 64}) {
-            Format f = Format::parse(layout, 2).with_index_bits(bits);
-            Tensor L = random_matrix_of(5, 3, 0.4, layout, 11, fill, positive).convert(f);
-            Tensor R = random_matrix_of(5, 4, 0.3, layout, 12, fill, positive).convert(f);
-            Tensor M = random_matrix_of(5, 2, 0.5, layout, 13, fill, positive).convert(f);
-            Tensor F = random_matrix_of(5, 4, 0.7, layout, 14, fill, small_ints).convert(f);
-            Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), f);
-            Tensor EL(std::vector<int64_t>{5, 3}, ValueType::Float64, Scalar::of(fill), f);
-            Tensor O = random_matrix_of(5, 4, 0.5, other, 15, fill, positive)
-                           .convert(Format::parse(other, 2).with_index_bits(bits));
-            SCOPED_TRACE(fmt::format("{} fill {} bits {}", layout, fill, bits));
-            for (const std::string& format : {layout, other}) {
-                for (const Tensor* right : {&R, &F, &E, &O})
-                    compiled_matching_reference(kHstack2, {{"L", &L}, {"R", right}}, {{"C", output_of(format, fill, 5)}});
-                compiled_matching_reference(kHstack2, {{"L", &EL}, {"R", &R}}, {{"C", output_of(format, fill, 5)}});
-                for (const Tensor* right : {&R, &F})
-                    compiled_matching_reference(kHstackMoved, {{"L", &L}, {"R", right}},
-                                                {{"C", output_of(format, fill, 8)}});
-                compiled_matching_reference(kHstack3, {{"L", &L}, {"R", &R}, {"M", &M}},
-                                            {{"C", output_of(format, fill, 5)}});
-                compiled_matching_reference(kHstack3, {{"L", &EL}, {"R", &E}, {"M", &M}},
-                                            {{"C", output_of(format, fill, 5)}});
-            }
-            const std::map<std::string, const Tensor*> three{{"L", &L}, {"R", &R}, {"M", &M}};
-            EXPECT_TRUE(hstack_copies_a_block(kHstack3, three, layout, bits));
-            EXPECT_TRUE(hstack_copies_a_block(kHstackMoved, {{"L", &L}, {"R", &R}}, layout, bits));
-            EXPECT_FALSE(hstack_copies_a_block(kHstack3, three, other, bits));
-            EXPECT_FALSE(hstack_copies_a_block(kHstack3, three, layout, bits == 32 ? 64 : 32));
-            EXPECT_FALSE(hstack_copies_a_block(kHstack2, {{"L", &L}, {"R", &O}}, layout, bits));
+    for_each_fill_and_width(layout, [&](double fill, int bits, const Format& f) {
+        Tensor L = random_matrix_of(5, 3, 0.4, layout, 11, fill, positive).convert(f);
+        Tensor R = random_matrix_of(5, 4, 0.3, layout, 12, fill, positive).convert(f);
+        Tensor M = random_matrix_of(5, 2, 0.5, layout, 13, fill, positive).convert(f);
+        Tensor F = random_matrix_of(5, 4, 0.7, layout, 14, fill, small_ints).convert(f);
+        Tensor E(std::vector<int64_t>{5, 4}, ValueType::Float64, Scalar::of(fill), f);
+        Tensor EL(std::vector<int64_t>{5, 3}, ValueType::Float64, Scalar::of(fill), f);
+        Tensor O = random_matrix_of(5, 4, 0.5, other, 15, fill, positive)
+                       .convert(Format::parse(other, 2).with_index_bits(bits));
+        for (const std::string& format : {layout, other}) {
+            for (const Tensor* right : {&R, &F, &E, &O})
+                compiled_matching_reference(kHstack2, {{"L", &L}, {"R", right}}, {{"C", output_of(format, fill, 5)}});
+            compiled_matching_reference(kHstack2, {{"L", &EL}, {"R", &R}}, {{"C", output_of(format, fill, 5)}});
+            for (const Tensor* right : {&R, &F})
+                compiled_matching_reference(kHstackMoved, {{"L", &L}, {"R", right}},
+                                            {{"C", output_of(format, fill, 8)}});
+            compiled_matching_reference(kHstack3, {{"L", &L}, {"R", &R}, {"M", &M}},
+                                        {{"C", output_of(format, fill, 5)}});
+            compiled_matching_reference(kHstack3, {{"L", &EL}, {"R", &E}, {"M", &M}},
+                                        {{"C", output_of(format, fill, 5)}});
         }
-    }
+        const std::map<std::string, const Tensor*> three{{"L", &L}, {"R", &R}, {"M", &M}};
+        EXPECT_TRUE(copies_a_block(kHstack3, three, layout, bits));
+        EXPECT_TRUE(copies_a_block(kHstackMoved, {{"L", &L}, {"R", &R}}, layout, bits));
+        EXPECT_FALSE(copies_a_block(kHstack3, three, other, bits));
+        EXPECT_FALSE(copies_a_block(kHstack3, three, layout, bits == 32 ? 64 : 32));
+        EXPECT_FALSE(copies_a_block(kHstack2, {{"L", &L}, {"R", &O}}, layout, bits));
+    });
 }
 
 TEST(BlockCopy, HstackOfCsrRowsMatchesTheReference) { hstack_matches_reference("csr", "coo"); }
