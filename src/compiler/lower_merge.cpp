@@ -341,7 +341,7 @@ struct Cursor {
     bool rows = false;
     /// The set-up and clean-up of looplets inside its phases (a padded window's level), run
     /// before and after the merge loop.
-    std::vector<cast::Stmt> pre, post;
+    std::vector<cast::Stmt> pre{}, post{};
 };
 
 // Appends the parts of looplet l over `range`, the phase that ends at `stop` (none: the last):
@@ -442,7 +442,7 @@ struct ListState {
     /// the fill, and a step reads `choice[end == stop]`: a load, where `end == stop ? tail :
     /// fill` on floats compiles to a branch per operand per step that mispredicts whenever the
     /// operand is at the step's end (about 20 % of a 12-operand union's time).
-    std::optional<cast::Expr> choice;
+    std::optional<cast::Expr> choice{};
     ValueType tail_type = ValueType::Float64;
     bool tail_finite = false;
 };
