@@ -67,13 +67,22 @@ def _cells(row):
     return cells
 
 
+def stream_text(stream):
+    """The probe's copy and triad rates, one core and (when measured) every core."""
+    text = f"one core copy {stream['copy_gbs']:.2f} GB/s, triad {stream['triad_gbs']:.2f} GB/s"
+    if "triad_gbs_all" in stream:
+        text += (f"; {stream['threads_all']} threads copy {stream['copy_gbs_all']:.2f} GB/s, "
+                 f"triad {stream['triad_gbs_all']:.2f} GB/s")
+    return text
+
+
 def table_text(results):
     rows = [HEADER] + [_cells(r) for r in results["rows"]]
     widths = [max(len(r[k]) for r in rows) for k in range(len(HEADER))]
     lines = ["  ".join(c.rjust(w) if k >= 3 else c.ljust(w) for k, (c, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "-" * len(lines[0]))
     lines.append("ratio = peer median / siskin median (> 1: siskin faster). * = see the note in REPORT.md. "
-                 "BW % = siskin's share of the triad bandwidth.")
+                 "BW % = siskin's share of the triad bandwidth at the row's thread count.")
     return "\n".join(lines)
 
 
@@ -152,8 +161,8 @@ def plot(results, out_dir):
         ax.set_xticks(range(len(bw_workloads)))
         ax.set_xticklabels(bw_workloads, rotation=30)
         ax.set_ylabel("siskin bytes/s / triad bandwidth")
-        ax.set_title(f"Fraction of the measured one-core triad bandwidth "
-                     f"({results['stream']['triad_gbs']:.2f} GB/s) siskin reaches", fontsize=10)
+        ax.set_title(f"Fraction of the measured triad bandwidth at the row's thread count "
+                     f"({stream_text(results['stream'])}) siskin reaches", fontsize=10)
         ax.grid(axis="y", which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=min(5, len(inputs)))
         fig.tight_layout()
@@ -304,8 +313,7 @@ def write(results, out_dir):
         f"- Software: {m['versions']}",
         f"- Load average at start {', '.join(f'{x:.1f}' for x in m['load_at_start'])}; at end "
         f"{', '.join(f'{x:.1f}' for x in m['load_at_end'])}" + load_remark(m),
-        f"- Memory bandwidth, one core (bench/peers/stream_probe.c): copy {results['stream']['copy_gbs']:.2f} GB/s, "
-        f"triad {results['stream']['triad_gbs']:.2f} GB/s.",
+        f"- Memory bandwidth (bench/peers/stream_probe.c): {stream_text(results['stream'])}.",
         f"- Timing: every library in one process, each row at one thread count (column *threads*: siskin's "
         "`CompileOptions::threads`, GraphBLAS's `GxB_NTHREADS`; scipy.sparse and pydata/sparse run at 1 only); warm-up, then at least "
         f"{results['options']['min_runs']} runs per library (more for short runs, up to "
@@ -408,7 +416,7 @@ def write(results, out_dir):
         "1e-9 of the largest magnitude; sparse results as matrices (values, not stored sets). A mismatch "
         "fails the command.",
         "- Bandwidth (column BW): bytes a kernel must move at least / siskin's median time / the triad "
-        "bandwidth. Byte model: a CSR matrix is 12 bytes per nonzero (8-byte value, 4-byte column index) "
+        "bandwidth at the row's thread count (one core's at 1 thread, every core's above). Byte model: a CSR matrix is 12 bytes per nonzero (8-byte value, 4-byte column index) "
         "plus 4 per row pointer; dense vectors 8 bytes per element, read or written once; add and "
         "multiply read A and B and write C. Caches are not modelled: an input that fits in cache can "
         "exceed 100%.",
