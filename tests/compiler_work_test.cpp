@@ -137,6 +137,67 @@ TEST(CompilerWork, ACopyOfAFiniteInputIsFiniteToo) {
     EXPECT_GT(inf.work, 2 * n + 20);
 }
 
+// A product chain over n x n csr matrices: row i of A holds one entry, at (7 i) % n; row j of B
+// one, at (3 j) % n; row k of C three, at k, (k + 1) % n and (k + 5) % n. `big` is A's and B's
+// value in row 0 (1e200 makes A[0,j] * B[j,k] overflow to inf).
+std::map<std::string, Tensor> chain_inputs(int64_t n, double big) {
+    CoordinateList a, b, c;
+    a.ndims = b.ndims = c.ndims = 2;
+    for (int64_t i = 0; i < n; ++i) {
+        a.add(std::vector<int64_t>{i, 7 * i % n}, Scalar::of(i == 0 ? big : 1.0 + i % 3));
+        b.add(std::vector<int64_t>{i, 3 * i % n}, Scalar::of(i == 0 ? big : 2.0 + i % 5));
+        for (int64_t l : {i, (i + 1) % n, (i + 5) % n}) c.add(std::vector<int64_t>{i, l}, Scalar::of(1.0 + l % 4));
+    }
+    auto csr = [&](const CoordinateList& list) {
+        return Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(0.0), Format::csr(), list);
+    };
+    std::map<std::string, Tensor> out;
+    out.emplace("A", csr(a));
+    out.emplace("B", csr(b));
+    out.emplace("C", csr(c));
+    return out;
+}
+
+TEST(CompilerWork, AChainsProductsSkipTheNextFactorsZerosWhenTheyAreFinite) {
+    // A[i,j] * B[j,k] is a product of finite inputs that may still overflow, and a temporary T
+    // is not known finite: the kernel tests each such value once (value_specialisation.hpp), and
+    // a finite one meets C's three stored entries of row k only. Untested, each walked C's whole
+    // row of n (0 * inf is NaN), n * n steps. (n is small: the reference visits n^4 points.)
+    const int64_t n = 40;
+    const std::string fused = "D[i,l] += A[i,j] * B[j,k] * C[k,l]";
+    const std::string split = "T[i,k] += A[i,j] * B[j,k]\nD[i,l] += T[i,k] * C[k,l]";
+    auto finite = chain_inputs(n, 1.0);
+    std::map<std::string, const Tensor*> inputs{{"A", &finite.at("A")}, {"B", &finite.at("B")}, {"C", &finite.at("C")}};
+    auto one = run_counted(fused, inputs, {{"D", {{n, n}, "csr"}}});
+    EXPECT_EQ(one.outputs.at("D").stored(), 3 * n);
+    // The row workspace's n flags cleared once, then per row of D: the row, A's entry, B's
+    // entry, C's 3, the copy and reset of 3, and bookkeeping (15 n in all, measured; 16 n
+    // allowed). C's zeros walked would add n * n = 40 n.
+    EXPECT_LE(one.work, 16 * n);
+    auto two = run_counted(split, inputs, {{"T", {{n, n}, "csr"}}, {"D", {{n, n}, "csr"}}});
+    EXPECT_LE(two.work, 24 * n); // 22 n measured: T's rows, then D's as above
+
+    // Row 0's products overflow: A[0,0] * B[0,0] = 1e200 * 1e200 = inf, so D's row 0 is inf
+    // where C's row 0 stores a positive value and NaN (inf * 0) everywhere else, as the
+    // reference says (run_counted compares, NaN equal to NaN). Only that row walks n columns.
+    auto huge = chain_inputs(n, 1e200);
+    std::map<std::string, const Tensor*> overflowing{{"A", &huge.at("A")}, {"B", &huge.at("B")}, {"C", &huge.at("C")}};
+    for (const auto& text : {fused, split}) {
+        SCOPED_TRACE(text);
+        std::map<std::string, std::pair<std::vector<int64_t>, std::string>> outs{{"D", {{n, n}, "csr"}}};
+        if (text == split) outs.emplace("T", std::make_pair(std::vector<int64_t>{n, n}, std::string("csr")));
+        auto r = run_counted(text, overflowing, outs);
+        const Tensor& d = r.outputs.at("D");
+        EXPECT_TRUE(std::isinf(d.at({0, 0}).as_double()));
+        EXPECT_TRUE(std::isnan(d.at({0, 2}).as_double()));
+        EXPECT_TRUE(std::isnan(d.at({0, n - 1}).as_double()));
+        // Row 1: A[1,7] = 2, B[7,21] = 4, C[21, {21, 22, 26}] = 2, 3, 3.
+        EXPECT_EQ(d.at({1, 22}).as_double(), 2.0 * 4.0 * 3.0);
+        EXPECT_GE(r.work, n);
+        EXPECT_LE(r.work, (text == fused ? 16 : 24) * n + 4 * n);
+    }
+}
+
 // Gustavson's SpGEMM into csr with a sparsebytemap row workspace: per row, the copy and the reset
 // visit the touched columns only, not all n. Every row of A here is the same 3 entries, which
 // reach 3 rows of B holding 3 entries each, touching 7 distinct columns of the 100000:

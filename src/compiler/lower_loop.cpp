@@ -206,7 +206,7 @@ std::string fibre_key(const Fiber& f) {
 }
 
 // `if (test) { loop with the value known } else { loop }` (value_specialisation.hpp).
-void lower_specialised(LowerCtx& ctx, const LStmt& loop, const ValueSpecialisation& known) {
+void lower_specialised(LowerCtx& ctx, const ValueSpecialisation& known) {
     ctx.tested_values.insert(known.value);
     struct Untest {
         LowerCtx& c;
@@ -217,7 +217,7 @@ void lower_specialised(LowerCtx& ctx, const LStmt& loop, const ValueSpecialisati
     auto then_code = ctx.capture([&] { lower_body(ctx, known.known); });
     auto after_then = ctx.claims();
     ctx.restore_claims(claims);
-    auto else_code = ctx.capture([&] { lower_body(ctx, loop); });
+    auto else_code = ctx.capture([&] { lower_body(ctx, known.otherwise); });
     auto after = ctx.claims();
     after.insert(after_then.begin(), after_then.end());
     ctx.restore_claims(after);
@@ -298,7 +298,7 @@ void lower_body(LowerCtx& ctx, const LStmt& input) {
         for (const auto& c : s->as<Block>()->stmts) lower_body(ctx, c);
         return;
     case StmtKind::For: {
-        if (auto known = value_specialisation(ctx, s)) return lower_specialised(ctx, s, *known);
+        if (auto known = value_specialisation(ctx, s)) return lower_specialised(ctx, *known);
         const auto& loop = *s->as<For>();
         if (lower_storage_order_reduction(ctx, loop)) return;
         if (!ctx.early_exit)
