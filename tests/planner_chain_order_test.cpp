@@ -26,26 +26,46 @@ void expect_candidates_agree(const Plan& plan, const std::map<std::string, const
 }
 
 TEST(PlannerChainOrder, TheSparsePairIsMultipliedFirst) {
-    // A holds a handful of entries, B about one a row, C half of each row: A*B is a few
-    // products and a temporary as sparse, whose entries each meet C's row (and, not known
-    // finite, C's zeros too: a few rows of D filled whole); B*C first fills a temporary of B's
-    // rows times C's rows that every row of A then walks; the fused nest visits every element
-    // of D.
+    // A holds a handful of entries, B about one a row, C half of each row: the fused nest
+    // (loops i, j, k, l) meets each product A[i,j] * B[j,k] with C's row k, without a
+    // temporary; A*B first meets the same rows of C through T (whose entries, tested finite at
+    // run time, skip C's zeros); B*C first fills a temporary of B's rows times C's rows that
+    // every row of A then walks.
     Tensor a = random_matrix(40, 40, 0.002, 1), b = random_matrix(40, 40, 0.03, 2), c = random_matrix(40, 40, 0.5, 3);
     std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &b}, {"C", &c}};
     Plan plan = plan_program(ir::parse_program(kChain), inputs);
     ASSERT_EQ(plan.candidates.size(), 3u);
-    EXPECT_EQ(plan.candidates[0].description, "T = A*B first, then T*C");
+    EXPECT_EQ(plan.candidates[0].description.rfind("one fused nest", 0), 0u) << plan.candidates[0].description;
+    EXPECT_EQ(plan.candidates[1].description, "T = A*B first, then T*C");
     EXPECT_LT(plan.candidates[0].cost, plan.candidates[1].cost);
+    EXPECT_LT(plan.candidates[1].cost, plan.candidates[2].cost);
     expect_candidates_agree(plan, inputs);
 
     // The mirror image: B and C sparse, A half full. B*C first costs fewer multiply-adds than
     // A*B first, but each row of A walks the temporary where A holds zeros (the temporary is
-    // not known finite), so the fused nest is the cheapest.
+    // not known finite, and its rows are not one value to test), so the fused nest is the
+    // cheapest.
     std::map<std::string, const Tensor*> mirrored{{"A", &c}, {"B", &b}, {"C", &a}};
     Plan other = plan_program(ir::parse_program(kChain), mirrored);
     EXPECT_EQ(other.candidates[0].description.rfind("one fused nest", 0), 0u) << other.candidates[0].description;
     expect_candidates_agree(other, mirrored);
+}
+
+TEST(PlannerChainOrder, ATemporaryPaysWhereItSumsManyProducts) {
+    // A half full, every entry of B in column 0: A*B is 20 products a row that T sums into one
+    // entry, which then meets C's row 0 once; the fused nest meets C's row 0 with each of the
+    // 20 products.
+    Tensor a = random_matrix(40, 40, 0.5, 7), c = random_matrix(40, 40, 0.5, 8);
+    CoordinateList column;
+    column.ndims = 2;
+    for (int64_t j = 0; j < 40; ++j) column.add(std::vector<int64_t>{j, 0}, Scalar::of(static_cast<double>(j % 3 + 1)));
+    Tensor b = Tensor::from_coordinates({40, 40}, ValueType::Float64, Scalar::of(0.0), Format::csr(), column);
+    std::map<std::string, const Tensor*> inputs{{"A", &a}, {"B", &b}, {"C", &c}};
+    Plan plan = plan_program(ir::parse_program(kChain), inputs);
+    ASSERT_EQ(plan.candidates.size(), 3u);
+    EXPECT_EQ(plan.candidates[0].description, "T = A*B first, then T*C");
+    EXPECT_EQ(plan.candidates[1].description.rfind("one fused nest", 0), 0u) << plan.candidates[1].description;
+    expect_candidates_agree(plan, inputs);
 }
 
 TEST(PlannerChainOrder, WrittenLoopsKeepTheirOrder) {

@@ -1,6 +1,7 @@
 // The order of a chain of three matrix products, `D[i,l] += A[i,j] * B[j,k] * C[k,l]`: as one
-// fused nest (the implied order i, l, j, k), A*B first, or B*C first, each product through a
-// CSR temporary. Costed from row and column counts (TensorStatistics) and one walk over B.
+// fused nest (which the compiler runs as loops i, j, k, l, D through a row workspace), A*B
+// first, or B*C first, each product through a CSR temporary. Costed from row and column counts
+// (TensorStatistics) and one walk over B.
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -99,29 +100,37 @@ std::optional<std::vector<PlanCandidate>> chain_candidates(const ir::Program& pr
         below[static_cast<size_t>(c[0])] += static_cast<double>(row_z[static_cast<size_t>(c[1])]);
         col_xy[static_cast<size_t>(c[1])] += static_cast<double>(col_x[static_cast<size_t>(c[0])]);
     });
-    double xy = 0, yz = 0, xy_entries = 0, xy_z = 0, yz_entries = 0, x_yz = 0;
+    // xy_z counts each entry of X*Y once (duplicates summed in the temporary); xyz each product
+    // X[a,b] * Y[b,c] once, as the fused nest meets them.
+    double xy = 0, yz = 0, xy_entries = 0, xy_z = 0, xyz = 0, yz_entries = 0, x_yz = 0;
     for (size_t b = 0; b < row_y.size(); ++b) xy += static_cast<double>(col_x[b]) * static_cast<double>(row_y[b]);
     for (size_t c = 0; c < col_y.size(); ++c) {
         yz += static_cast<double>(col_y[c]) * static_cast<double>(row_z[c]);
         double n = std::min(rows, col_xy[c]);
         xy_entries += n;
         xy_z += n * static_cast<double>(row_z[c]);
+        xyz += col_xy[c] * static_cast<double>(row_z[c]);
     }
     for (size_t b = 0; b < row_y.size(); ++b) {
         double n = std::min(cols, below[b]);
         yz_entries += n;
         x_yz += static_cast<double>(col_x[b]) * n;
     }
-    // The fused nest in its implied order visits every output element, and for each column
-    // every entry of X, intersecting Y's row with Z's column there (the shorter one leads).
-    double z_column = static_cast<double>(sz.entries) / std::max(1.0, cols), fused = 0;
-    for (size_t b = 0; b < row_y.size(); ++b)
-        fused += static_cast<double>(col_x[b]) * std::min(static_cast<double>(row_y[b]), z_column);
-    plan.candidates.front().cost = rows * cols + cols * fused;
-    plan.candidates.front().formula = fmt::format("{:.3g} output elements + {:.3g} intersection steps", rows * cols,
-                                                  cols * fused);
-    plan.candidates.front().description = fmt::format("one fused nest ({}, {}, {}, {})", chain->a, chain->d,
-                                                      chain->x.col, chain->y.col);
+    // A product through a row workspace (as loop_order.cpp costs one): each multiply-add a loop
+    // step and a body, then 3 per entry (scatter, sort, copy) and one per row. D's entries are
+    // taken as the same in every plan (at most its elements, at most its products).
+    double d_entries = std::min(rows * cols, xy_z);
+    auto through_workspace = [](double products, double entries, double out_rows) {
+        return 2 * products + 3 * entries + out_rows;
+    };
+    // The fused nest: each product X[a,b] * Y[b,c] (a finite one: a run-time test, where it
+    // overflows C's row is walked whole) meets Z's row c.
+    plan.candidates.front().cost = xy + through_workspace(xyz, d_entries, rows);
+    plan.candidates.front().formula =
+        fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} output entries", xy, xyz, d_entries);
+    plan.candidates.front().description =
+        fmt::format("one fused nest, which the compiler runs as loops {}, {}, {}, {}; {} through a row workspace",
+                    chain->a, chain->x.col, chain->y.col, chain->d, chain->output);
 
     std::set<std::string> names;
     ir::visit(program.body, {}, [&](const ir::Expr& e) {
@@ -142,23 +151,25 @@ std::optional<std::vector<PlanCandidate>> chain_candidates(const ir::Program& pr
                        product(chain->output, x.row, y.col, z.col, t, z.tensor);
     std::string right = product(t, y.row, y.col, z.col, y.tensor, z.tensor) + "\n" +
                         product(chain->output, x.row, x.col, z.col, x.tensor, t);
-    // The temporary is written by the kernel, so its values are not known finite: where it is
-    // stored and the other factor holds its zero, 0 * t must still be computed. A*B first: each
-    // entry of T meets every column of C, and each row of D with any entry is filled whole
-    // (touched, sorted, copied: 3 per element). B*C first: each row of A walks every row of T it
-    // does not hold, and fills its row of D whole.
-    double left_dense = xy_entries * cols + 3 * std::min(rows, xy_entries) * cols;
+    // The temporary is written by the kernel, so its values are not known finite. A*B first:
+    // each entry of T is tested finite once (a run-time test) and then meets C's row only. B*C
+    // first: where A holds zeros, 0 * T[j,l] is still computed (T's rows are fibres there, not
+    // one value to test), so each row of A walks every row of T it does not hold, and fills
+    // its row of D whole (touched, sorted, copied: 3 per element).
     double right_dense = rows * yz_entries + 3 * rows * cols;
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, x.tensor, y.tensor, t, z.tensor),
-                               ir::parse_program(left), {{t, csr}}, xy + xy_entries + xy_z + left_dense,
-                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} "
-                                           "steps over the temporary's zeros",
-                                           xy, xy_z, xy_entries, left_dense)});
+                               ir::parse_program(left), {{t, csr}},
+                               through_workspace(xy, xy_entries, rows) + through_workspace(xy_z, d_entries, rows),
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} output "
+                                           "entries",
+                                           xy, xy_z, xy_entries, d_entries)});
     plan.candidates.push_back({fmt::format("{} = {}*{} first, then {}*{}", t, y.tensor, z.tensor, x.tensor, t),
-                               ir::parse_program(right), {{t, csr}}, yz + yz_entries + x_yz + right_dense,
-                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} "
-                                           "steps over the temporary's zeros",
-                                           yz, x_yz, yz_entries, right_dense)});
+                               ir::parse_program(right), {{t, csr}},
+                               through_workspace(yz, yz_entries, rows) + through_workspace(x_yz, d_entries, rows) +
+                                   right_dense,
+                               fmt::format("{:.3g} + {:.3g} multiply-adds + {:.3g} temporary entries + {:.3g} output "
+                                           "entries + {:.3g} steps over A's zeros",
+                                           yz, x_yz, yz_entries, d_entries, right_dense)});
     return plan.candidates;
 }
 
