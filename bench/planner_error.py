@@ -5,7 +5,9 @@ estimated costs; every candidate is then run (`siskin run --plan N`, one thread,
 --repeat runs of the kernel) and its output compared with SciPy's, and SciPy's CSC kernels are
 timed in the same run (the chain both left to right and in the better hand-chosen order).
 
-Usage: bench/planner_error.py [SISKIN] [--repeat N] [--out FILE]
+Usage: bench/planner_error.py [SISKIN] [--repeat N] [--out FILE] [--only TEXT]
+--only runs the workloads whose title contains TEXT (e.g. --only chain), for a quick check of one
+row; --help prints this.
 Writes bench/results/PLANNER.md (or FILE): per workload the planner's choice, each candidate's
 estimated cost and measured time, the model's error (the chosen plan's time over the best
 candidate's; goal <= 1.2) and SciPy's time over the chosen plan's (goal >= 1.0), with `uptime`.
@@ -86,7 +88,10 @@ PLAN_LINE = re.compile(r"^plan (\d+)(?: \(cheapest\))?: (.*); estimated cost (\S
 
 def main():
     args = sys.argv[1:]
-    repeat, out_path = 20, ROOT / "bench/results/PLANNER.md"
+    if "--help" in args or "-h" in args:
+        print(__doc__)
+        return
+    repeat, out_path, only = 20, ROOT / "bench/results/PLANNER.md", ""
     if "--repeat" in args:
         k = args.index("--repeat")
         repeat = int(args[k + 1])
@@ -94,6 +99,10 @@ def main():
     if "--out" in args:
         k = args.index("--out")
         out_path = pathlib.Path(args[k + 1])
+        del args[k:k + 2]
+    if "--only" in args:
+        k = args.index("--only")
+        only = args[k + 1]
         del args[k:k + 2]
     siskin = args[0] if args else str(ROOT / "build/siskin")
     load_before = os.getloadavg()
@@ -109,6 +118,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp)
         for title, program, inputs, (out, out_format), peers in workloads():
+            if only not in title:
+                continue
             args_in = []
             for name, (m, fmt) in inputs.items():
                 path = folder / f"{name}.mtx"
