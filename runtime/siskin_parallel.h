@@ -16,6 +16,8 @@
 #include <omp.h>
 #include <stdint.h>
 
+#include "siskin_chunk.h"
+
 /* The threads for a loop of `work` units (iterations plus entries): `threads`, or 1 below
  * `min_work`, where starting the team would cost as much as the loop
  * (CompileOptions::parallel_min_work), and at most `cap` when above 0: the host's limit for
@@ -50,32 +52,6 @@ static inline int siskin_team_size_partials(int64_t work, int64_t elements, int6
     return siskin_team_size(work, min_work, threads, cap);
 }
 
-/* The weight of iterations [lo, i): their count, plus their entries when pos is given. */
-#define SISKIN_DEFINE_CHUNK(suffix, T)                                                             \
-    static inline int64_t siskin_loop_work_##suffix(const T *pos, int64_t lo, int64_t i) {        \
-        return (i - lo) + (pos ? (int64_t)pos[i] - (int64_t)pos[lo] : 0);                          \
-    }                                                                                              \
-    /* The first iteration of chunk t of `chunks` over [lo, hi): the smallest i whose weight from \
-     * lo reaches t/chunks of the whole (a binary search: the weight never decreases). */          \
-    static inline int64_t siskin_chunk_first_##suffix(const T *pos, int64_t lo, int64_t hi,       \
-                                                      int t, int chunks) {                        \
-        if (t <= 0) return lo;                                                                     \
-        if (t >= chunks) return hi;                                                                \
-        int64_t total = siskin_loop_work_##suffix(pos, lo, hi);                                    \
-        /* total * t / chunks without overflow: total < 2^62, t < 2^31 */                          \
-        int64_t goal = (int64_t)((__int128)total * t / chunks);                                    \
-        int64_t a = lo, b = hi;                                                                    \
-        while (a < b) {                                                                            \
-            int64_t m = a + (b - a) / 2;                                                           \
-            if (siskin_loop_work_##suffix(pos, lo, m) < goal) a = m + 1;                           \
-            else b = m;                                                                            \
-        }                                                                                          \
-        return a;                                                                                  \
-    }
-
-SISKIN_DEFINE_CHUNK(i32, int32_t)
-SISKIN_DEFINE_CHUNK(i64, int64_t)
-#undef SISKIN_DEFINE_CHUNK
 
 /* The largest team a region of this kernel ran on in its last call (Kernel::last_threads): the
  * host sets it to 1 before each call, and thread 0 of each region raises it to its team's size.

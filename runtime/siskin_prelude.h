@@ -30,6 +30,9 @@
 /* Min and max of a float array in vector lanes (siskin_reduce_min_f64, ...). */
 #include "siskin_reduce.h"
 
+/* Chunks of a loop balanced by work (siskin_chunk_first_i32/_i64, siskin_loop_work_i32/_i64). */
+#include "siskin_chunk.h"
+
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,
