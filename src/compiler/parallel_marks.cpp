@@ -7,6 +7,7 @@
 
 #include "codegen/c_printer.hpp"
 #include "codegen/c_walk.hpp"
+#include "compiler/early_exit.hpp"
 #include "lowering/index_wrapper.hpp"
 #include "lowering/lower_ctx.hpp"
 #include "siskin/operators.hpp"
@@ -123,6 +124,9 @@ std::optional<ParallelMark> mark_of(const LStmt& s, bool reassociate) {
     for (const TensorBinding* w : mark.workspaces)
         if (std::find(workspaces_read.begin(), workspaces_read.end(), w) == workspaces_read.end()) ok = false;
     if (!ok) return std::nullopt;
+    visit_stmt(loop->body, {}, [&](const LStmt& st) {
+        if (const auto* inner = st->as<For>(); inner && early_exit_of(*inner)) mark.stops_early = true;
+    });
     return mark;
 }
 
@@ -238,6 +242,15 @@ bool updates_only(const cast::Stmt& s, const std::string& data, const std::strin
 
 namespace {
 
+// The work of rows [lo, hi) that each stop early: each row and at most one entry of it, or all
+// of their entries where they hold fewer.
+cast::Expr early_exit_work(const BufferBinding& weight, const cast::Expr& lo, const cast::Expr& hi) {
+    std::string suffix = weight.type == ValueType::Int64 ? "i64" : "i32";
+    cast::Expr rows = cast::bin(cast::BinaryOp::Sub, hi, lo);
+    return cast::call("siskin_min_i64", {cast::call("siskin_loop_work_" + suffix, {weight.data_var(), lo, hi}),
+                                         cast::bin(cast::BinaryOp::Mul, rows, cast::i64(2))});
+}
+
 cast::ParallelLoop::Part part_of(const BufferBinding& b) {
     return {b.raw, b.data, cast::Type::of(b.type), static_cast<int64_t>(type_size(b.type))};
 }
@@ -306,6 +319,13 @@ bool add_parts(LowerCtx& ctx, const ParallelMark& mark, const cast::Stmt& loop, 
 
 } // namespace
 
+cast::Expr row_loop_work(const BufferBinding* weight, const cast::Expr& lo, const cast::Expr& hi, bool stops_early) {
+    if (!weight) return cast::bin(cast::BinaryOp::Sub, hi, lo);
+    if (stops_early) return early_exit_work(*weight, lo, hi);
+    std::string suffix = weight->type == ValueType::Int64 ? "i64" : "i32";
+    return cast::call("siskin_loop_work_" + suffix, {weight->data_var(), lo, hi});
+}
+
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
                                                    std::vector<cast::Stmt>& code, int64_t position_limit,
                                                    const std::optional<cast::Expr>& sliced_work) {
@@ -342,6 +362,11 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
     if (mark.weight && !loop.work && counted->init) {
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
+        // Rows that stop early (an or.and row at its first true): chunks are still balanced by
+        // entries, but the work, for the team size, is each row and at most one entry of it.
+        if (mark.stops_early)
+            loop.work = early_exit_work(*mark.weight, *counted->init->as<cast::Decl>().init,
+                                        cast::counted_for(*counted)->bound);
     } else if (mark.weight && !loop.work) {
         // Its work, for the team size, is still its iterations' rows: each iteration counts 1
         // plus the weight's mean entries a row (a mask's positions pick rows of A; counting the
@@ -352,6 +377,8 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
         cast::Expr entries = cast::bin(cast::BinaryOp::Sub, cast::at(pos, cast::bin(cast::BinaryOp::Sub, size, cast::i64(1))),
                                        cast::at(pos, cast::i64(0)));
         cast::Expr mean = cast::bin(cast::BinaryOp::Div, entries, size);
+        // Rows that stop early: at most one entry each (as above).
+        if (mark.stops_early) mean = cast::call("siskin_min_i64", {mean, cast::i64(1)});
         cast::Expr iterations = cast::bin(cast::BinaryOp::Sub, cast::counted_for(*counted)->bound,
                                           cast::var(loop.counter));
         loop.work = cast::bin(cast::BinaryOp::Mul, iterations, cast::bin(cast::BinaryOp::Add, mean, cast::i64(1)));

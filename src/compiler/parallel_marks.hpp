@@ -45,6 +45,10 @@ struct ParallelMark {
     /// Row workspaces (the workspaces pass) the loop both fills and reads: each iteration leaves
     /// them empty, so each thread works in its own copy.
     std::vector<const TensorBinding*> workspaces;
+    /// A reduction nest inside may stop at its first annihilating term (early_exit.hpp: an
+    /// or.and row stops at its first true): an iteration's work is then not its fibre's length,
+    /// and the loop's work counts at most one entry per iteration (parallel_loop_of).
+    bool stops_early = false;
 };
 
 /// For each top-level statement k of `body` (a Block of them, or one statement) that is a loop
@@ -73,6 +77,11 @@ std::map<size_t, ParallelMark> mark_parallel_loops(const LStmt& body, bool reass
 std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const ParallelMark& mark,
                                                    std::vector<cast::Stmt>& code, int64_t position_limit,
                                                    const std::optional<cast::Expr>& sliced_work = std::nullopt);
+
+/// The work of rows [lo, hi) of a marked loop, for the team size: the rows plus the entries of
+/// `weight` (the positions of the fibres they walk; none: the rows alone), or with
+/// `stops_early` (ParallelMark) the rows plus at most one entry each.
+cast::Expr row_loop_work(const BufferBinding* weight, const cast::Expr& lo, const cast::Expr& hi, bool stops_early);
 
 /// The marks as the pass dump shows them, one line per marked statement.
 std::string print_marks(const std::map<size_t, ParallelMark>& marks);
