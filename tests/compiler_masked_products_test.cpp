@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "compiler_test_util.hpp"
+#include "masked_vector_operands.hpp"
 
 namespace siskin::testing {
 namespace {
@@ -118,21 +119,14 @@ TEST(CompilerMaskedProducts, BytemapLookupInAReductionReadsTheLeafUntested) {
         if (k % 6 == 1) sparse_mask.add(std::vector<int64_t>{k}, Scalar::of(true));
         full_mask.add(std::vector<int64_t>{k}, Scalar::of(true));
     }
-    auto vec = [&](ValueType t, const Scalar& fill, const char* format, const CoordinateList& c) {
-        return Tensor::from_coordinates({n}, t, fill, Format::parse(format, 1), c);
-    };
-    Tensor Ab = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::csr(), ab);
-    Tensor Aw = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(inf), Format::csr(), aw);
-    Tensor Xb = vec(ValueType::Bool, Scalar::of(false), "sparsebytemap(0)", xb);
-    Tensor Xw = vec(ValueType::Float64, Scalar::of(inf), "sparsebytemap(0)", xw);
+    auto [Ab, Aw, Xb, Xw] = masked_vector_operands(n, ab, aw, xb, xw);
     std::map<std::string, Tensor> masks;
-    masks.emplace("sparse", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", sparse_mask));
-    masks.emplace("full", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", full_mask));
-    masks.emplace("empty", vec(ValueType::Bool, Scalar::of(false), "sparselist(0)", empty_mask));
+    masks.emplace("sparse", vector_of(n, ValueType::Bool, Scalar::of(false), "sparselist(0)", sparse_mask));
+    masks.emplace("full", vector_of(n, ValueType::Bool, Scalar::of(false), "sparselist(0)", full_mask));
+    masks.emplace("empty", vector_of(n, ValueType::Bool, Scalar::of(false), "sparselist(0)", empty_mask));
     OutputSpec sparse;
     sparse.format = Format::parse("sparselist(0)", 1);
-    const std::string tplus = "def tplus(a: float64, b: float64) -> float64 [commutative, associative, "
-                              "identity(0.0), annihilator(inf)] { return a + b }\n";
+    const std::string& tplus = kTropicalPlus;
     for (const auto& [kind, M] : masks)
         for (const std::string mask : {"!m[i]", "m[i]"}) {
             SCOPED_TRACE(kind + " " + mask);

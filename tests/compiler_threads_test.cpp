@@ -17,6 +17,7 @@
 
 #include "compiler/kernel_impl.hpp"
 #include "compiler_test_util.hpp"
+#include "masked_vector_operands.hpp"
 #include "ir_test_support.hpp"
 
 namespace siskin::testing {
@@ -187,15 +188,49 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
     }
 }
 
+// About a tenth of [0, n), seeded: a sparse mask.
+CoordinateList tenth_of(int64_t n, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    CoordinateList list;
+    list.ndims = 1;
+    for (int64_t k = 0; k < n; ++k)
+        if (rng() % 10 == 0) list.add(std::vector<int64_t>{k}, Scalar::of(true));
+    return list;
+}
+
+// A masked mxv's operands on n rows of 20 entries each (columns spread by a stride, all
+// distinct), x on about a tenth of n, for the work threshold: 20 n entries.
+MaskedVectorOperands large_masked_operands(int64_t n) {
+    std::mt19937_64 rng(80);
+    CoordinateList ab, aw, xb, xw;
+    ab.ndims = aw.ndims = 2;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < 20; ++k) {
+            std::vector<int64_t> at{i, (i * 7919 + k * (n / 20 + 1)) % n};
+            ab.add(at, Scalar::of(true));
+            aw.add(at, Scalar::of(static_cast<double>(rng() % 1000) / 8));
+        }
+    xb = tenth_of(n, 81);
+    xw.ndims = 1;
+    for (int64_t k : xb.coords) xw.add(std::vector<int64_t>{k}, Scalar::of(static_cast<double>(rng() % 1000) / 16));
+    return masked_vector_operands(n, ab, aw, xb, xw);
+}
+
+// The bodies of the masked mxv of bench/peers (masked_mxv), and whether they read weights:
+// (or, and), whose rows stop at their first true, and (min, +).
+const std::vector<std::pair<std::string, bool>> kMaskedBodies{{"y[i] |= A[i,j] && x[follow(j)]", false},
+                                                              {"y[i] min= tplus(A[i,j], x[follow(j)])", true}};
+
 // The masked mxv of bench/peers (masked_mxv): a loop over i appends y[i] to a 1-D sparselist
 // output, at most one entry an iteration, in i order. Where the loop is one counted loop over
 // A's rows (no mask, or a dense mask, plain or complemented), thread t > 0 appends its chunk's
 // entries to parts of its own, joined in order: a team of `threads` runs it (last_threads), and
 // the joined buffers are the reference's values and the serial kernel's bytes. So does the loop
-// over a sparselist mask's positions (`if m[i]`: chunks of m's positions); the complemented
-// sparse mask's loop walks the gaps between m's positions and a tail after them, and stays
-// serial (a team of one). Masks: a sparse one, all true, none; A has empty rows, a run of them,
-// and rows as long as the matrix is wide.
+// over a sparselist mask's positions (`if m[i]`: chunks of m's positions), and the complemented
+// sparse mask's walk over the gaps between m's positions, lowered as one run of rows per
+// thread, each seeking its start in m (row_slices.hpp). Masks: a sparse one, all true, none; A
+// has empty rows, a run of them, and rows as long as the matrix is wide. Then, on 20,000 rows
+// and the default work threshold, the complemented sparse mask runs on a team of 2 and 3.
 TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
     const double inf = std::numeric_limits<double>::infinity();
     const int64_t n = 300;
@@ -215,13 +250,7 @@ TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
         xb.add(std::vector<int64_t>{k}, Scalar::of(true));
         xw.add(std::vector<int64_t>{k}, Scalar::of(static_cast<double>(rng() % 1000) / 16));
     }
-    auto vec = [&](ValueType t, const Scalar& fill, const char* format, const CoordinateList& c) {
-        return Tensor::from_coordinates({n}, t, fill, Format::parse(format, 1), c);
-    };
-    Tensor Ab = Tensor::from_coordinates({n, n}, ValueType::Bool, Scalar::of(false), Format::csr(), ab);
-    Tensor Aw = Tensor::from_coordinates({n, n}, ValueType::Float64, Scalar::of(inf), Format::csr(), aw);
-    Tensor Xb = vec(ValueType::Bool, Scalar::of(false), "sparsebytemap(0)", xb);
-    Tensor Xw = vec(ValueType::Float64, Scalar::of(inf), "sparsebytemap(0)", xw);
+    const MaskedVectorOperands operands = masked_vector_operands(n, ab, aw, xb, xw);
     std::vector<std::pair<std::string, CoordinateList>> mask_lists{{"sparse", {}}, {"full", {}}, {"empty", {}}};
     for (auto& [kind, list] : mask_lists) {
         list.ndims = 1;
@@ -231,21 +260,17 @@ TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
     OutputSpec sparse;
     sparse.format = Format::parse("sparselist(0)", 1);
     std::map<std::string, OutputSpec> specs{{"y", sparse}};
-    const std::string tplus = "def tplus(a: float64, b: float64) -> float64 [commutative, associative, "
-                              "identity(0.0), annihilator(inf)] { return a + b }\n";
-    const std::vector<std::pair<std::string, bool>> bodies{{"y[i] |= A[i,j] && x[follow(j)]", false},
-                                                           {"y[i] min= tplus(A[i,j], x[follow(j)])", true}};
-    for (const auto& [body, weights] : bodies) {
-        const Tensor& A = weights ? Aw : Ab;
-        const Tensor& x = weights ? Xw : Xb;
-        const std::string prelude = weights ? tplus : "";
+    for (const auto& [body, weights] : kMaskedBodies) {
+        const Tensor& A = weights ? operands.Aw : operands.Ab;
+        const Tensor& x = weights ? operands.Xw : operands.Xb;
+        const std::string prelude = weights ? kTropicalPlus : "";
         // (program, mask format or "" for none, parallel)
         std::vector<std::tuple<std::string, std::string, bool>> programs{
             {"for i { " + body + " }", "", true},
             {"for i { if m[i] { " + body + " } }", "dense", true},
             {"for i { if !m[i] { " + body + " } }", "dense", true},
             {"for i { if m[i] { " + body + " } }", "sparselist(0)", true},
-            {"for i { if !m[i] { " + body + " } }", "sparselist(0)", false},
+            {"for i { if !m[i] { " + body + " } }", "sparselist(0)", true},
         };
         for (const auto& [text, mask_format, parallel] : programs)
             for (const auto& [kind, list] : mask_lists) {
@@ -253,7 +278,7 @@ TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
                 std::optional<Tensor> M;
                 std::map<std::string, const Tensor*> inputs{{"A", &A}, {"x", &x}};
                 if (!mask_format.empty()) {
-                    M = vec(ValueType::Bool, Scalar::of(false), mask_format.c_str(), list);
+                    M = vector_of(n, ValueType::Bool, Scalar::of(false), mask_format, list);
                     inputs.emplace("m", &*M);
                 }
                 ir::Program program = ir::parse_program(prelude + text);
@@ -265,8 +290,10 @@ TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
                     const std::string& c = k.kernel->c_source();
                     EXPECT_EQ(c.find("#pragma omp parallel") != std::string::npos, parallel && threads > 1) << c;
                     Tensor got = k.run(inputs).at("y");
-                    // An empty sparse mask has no positions: the loop, and its team, never start.
-                    const bool starts = mask_format != "sparselist(0)" || kind != "empty";
+                    // An empty sparse mask has no positions: the loop over them, and its team,
+                    // never start (the complemented mask's runs of rows do).
+                    const bool starts = mask_format != "sparselist(0)" || kind != "empty" ||
+                                        text.find("!m[i]") != std::string::npos;
                     EXPECT_EQ(k.kernel->impl().last_threads().kernel, parallel && starts ? threads : 1);
                     EXPECT_TRUE(same_output(want, got)) << "reference " << want.to_string() << "\ncompiled "
                                                         << got.to_string();
@@ -275,6 +302,62 @@ TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
                     EXPECT_TRUE(same_storage(got, k.run(inputs).at("y"))) << "a second call (kept parts)";
                 }
             }
+    }
+
+    // Above the default work threshold (CompileOptions::parallel_min_work): 20,000 rows of 20
+    // entries, a mask on about a tenth of them. The complemented mask's runs get a team of
+    // `threads` (or.and counts 2 units a row, 40,000: rows that stop early, parallel_marks.hpp),
+    // and give the reference's values and the serial kernel's bytes.
+    const int64_t rows = 20000;
+    const MaskedVectorOperands large = large_masked_operands(rows);
+    Tensor M = vector_of(rows, ValueType::Bool, Scalar::of(false), "sparselist(0)", tenth_of(rows, 78));
+    std::map<std::string, const Tensor*> inputs{{"m", &M}};
+    for (const auto& [body, weights] : kMaskedBodies) {
+        inputs["A"] = weights ? &large.Aw : &large.Ab;
+        inputs["x"] = weights ? &large.Xw : &large.Xb;
+        ir::Program program = ir::parse_program((weights ? kTropicalPlus : "") + "for i { if !m[i] { " + body + " } }");
+        Tensor want = evaluate_reference(program, inputs, specs).at("y");
+        CompileOptions serial_options = test_options();
+        serial_options.threads = 1;
+        Tensor serial = compile_for(program, inputs, specs, serial_options).run(inputs).at("y");
+        EXPECT_TRUE(same_output(want, serial)) << body;
+        for (int threads : {2, 3}) {
+            SCOPED_TRACE(body + " on " + std::to_string(rows) + " rows, threads " + std::to_string(threads));
+            CompileOptions o = test_options();
+            o.threads = threads;
+            ASSERT_EQ(o.parallel_min_work, 32768); // the default
+            CompiledProgram k = compile_for(program, inputs, specs, o);
+            Tensor got = k.run(inputs).at("y");
+            EXPECT_EQ(k.kernel->impl().last_threads().kernel, threads);
+            EXPECT_TRUE(same_output(want, got));
+            EXPECT_TRUE(same_storage(serial, got));
+        }
+    }
+}
+
+// Rows whose reduction stops early (or.and at its first true) count each row and at most one
+// entry of it toward the work threshold: under a plain sparse mask on a tenth of 20,000 rows of
+// 20 entries, the (min, +) product's 2,000 rows of 21 units (42,000) start a team, the or.and
+// product's 2 units a row (4,000) stay on one thread. Both give the reference's values.
+TEST(ThreadedKernels, RowsThatStopEarlyCountOneEntryTowardTheThreshold) {
+    const int64_t rows = 20000;
+    const MaskedVectorOperands large = large_masked_operands(rows);
+    Tensor M = vector_of(rows, ValueType::Bool, Scalar::of(false), "sparselist(0)", tenth_of(rows, 79));
+    OutputSpec sparse;
+    sparse.format = Format::parse("sparselist(0)", 1);
+    std::map<std::string, OutputSpec> specs{{"y", sparse}};
+    std::map<std::string, const Tensor*> inputs{{"m", &M}};
+    for (const auto& [body, weights] : kMaskedBodies) {
+        SCOPED_TRACE(body);
+        inputs["A"] = weights ? &large.Aw : &large.Ab;
+        inputs["x"] = weights ? &large.Xw : &large.Xb;
+        ir::Program program = ir::parse_program((weights ? kTropicalPlus : "") + "for i { if m[i] { " + body + " } }");
+        CompileOptions o = test_options();
+        o.threads = 2;
+        CompiledProgram k = compile_for(program, inputs, specs, o);
+        Tensor got = k.run(inputs).at("y");
+        EXPECT_EQ(k.kernel->impl().last_threads().kernel, weights ? 2 : 1);
+        EXPECT_TRUE(same_output(evaluate_reference(program, inputs, specs).at("y"), got));
     }
 }
 

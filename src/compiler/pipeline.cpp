@@ -13,6 +13,7 @@
 #include "compiler/lower.hpp"
 #include "compiler/output_order.hpp"
 #include "compiler/parallel_marks.hpp"
+#include "compiler/row_slices.hpp"
 #include "compiler/storage_order_reduction.hpp"
 #include "compiler/pass_dump.hpp"
 #include "compiler/workspaces.hpp"
@@ -96,6 +97,8 @@ void lower_statement(Planning& p, size_t k, const LStmt& s) {
     auto mark = p.parallel_marks.find(k);
     if (mark == p.parallel_marks.end()) return lower_body(p.ctx, s);
     std::optional<cast::Expr> sliced_work;
+    const std::set<uint64_t> claims = p.ctx.claims();
+    const Prover facts = p.ctx.prover();
     std::vector<cast::Stmt> code = p.ctx.capture([&] {
         // A whole tensor reduced into scalars: its walk in slices, one per thread.
         const auto* loop = s->as<For>();
@@ -104,8 +107,27 @@ void lower_statement(Planning& p, size_t k, const LStmt& s) {
             return;
         lower_body(p.ctx, s);
     });
-    if (auto loop = parallel_loop_of(p.ctx, mark->second, code, p.options.max_position_32, sliced_work))
-        p.parallel_loops.push_back(std::move(*loop));
+    auto loop = parallel_loop_of(p.ctx, mark->second, code, p.options.max_position_32, sliced_work);
+    // Not one counted loop (a complemented sparse mask's walk over its gaps): the loop again, in
+    // runs of rows (row_slices.hpp), kept when that is one the parallel_loops pass can take. The
+    // second lowering starts from the state the first started from (the fibres it claims).
+    if (!loop && !sliced_work && s->as<For>() && fits_row_slices(mark->second)) {
+        const std::set<uint64_t> claims_after = p.ctx.claims();
+        const Prover facts_after = p.ctx.prover();
+        p.ctx.restore_claims(claims);
+        p.ctx.prover() = facts;
+        std::optional<cast::Expr> work;
+        std::vector<cast::Stmt> runs =
+            p.ctx.capture([&] { work = lower_in_row_slices(p.ctx, *s->as<For>(), mark->second, p.threads); });
+        loop = parallel_loop_of(p.ctx, mark->second, runs, p.options.max_position_32, work);
+        if (loop) {
+            code = std::move(runs);
+        } else {
+            p.ctx.restore_claims(claims_after);
+            p.ctx.prover() = facts_after;
+        }
+    }
+    if (loop) p.parallel_loops.push_back(std::move(*loop));
     for (auto& c : code) p.ctx.emit(std::move(c));
 }
 
