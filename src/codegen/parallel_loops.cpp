@@ -461,7 +461,8 @@ private:
         // with loops is not: a second copy made SpGEMM's C take 45% longer to compile (10.8 ->
         // 15.3 s, load average 12), for 0.3-2.4 us a call; it runs the region with any team,
         // one thread included.
-        if (holds(f.body, {StmtKind::For, StmtKind::While}) && statements(f.body) > kCopiedStatements) {
+        if (!mark->copied && holds(f.body, {StmtKind::For, StmtKind::While}) &&
+            statements(f.body) > kCopiedStatements) {
             for (auto& s : out) head.push_back(std::move(s));
             return Block::make(std::move(head));
         }

@@ -121,6 +121,7 @@ void lower_statement(Planning& p, size_t k, const LStmt& s) {
             p.ctx.capture([&] { work = lower_in_row_slices(p.ctx, *s->as<For>(), mark->second, p.threads); });
         loop = parallel_loop_of(p.ctx, mark->second, runs, p.options.max_position_32, work);
         if (loop) {
+            loop->copied = true; // a team of one runs the runs as emitted, not in a region
             code = std::move(runs);
         } else {
             p.ctx.restore_claims(claims_after);
