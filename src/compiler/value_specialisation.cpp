@@ -141,8 +141,7 @@ std::optional<ValueSpecialisation> value_specialisation(LowerCtx& ctx, const LSt
     if (outer_call) {
         // Computed once, into a local that both copies read; the copy where the test fails
         // reads it as not known finite, and does not test it again (tested_values).
-        cast::Expr local = ctx.local("v", c_value(ctx, outer_call),
-                                     outer_call->type);
+        cast::Expr local = ctx.local("v", c_value(ctx, outer_call), outer_call->type);
         Test test = finite_test(local, outer_call->type, nullptr);
         LExpr unknown = CValue::make(local, outer_call->type, false);
         auto with = [&](const LExpr& value) {
