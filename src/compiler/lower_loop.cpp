@@ -185,7 +185,7 @@ void lower_exiting_for(LowerCtx& ctx, const For& loop, ExitCondition when) {
     if (ctx.early_exit->used) ctx.emit(cast::Label::make(ctx.early_exit->label));
 }
 
-// Structural key of a subscript list of a write access (indices, literals, C values).
+// Structural key of a subscript list of an access (indices, literals, C values).
 std::string subscripts_key(const std::vector<LExpr>& subs) {
     std::string key;
     for (const auto& s : subs) {
@@ -348,9 +348,12 @@ void lower_for(LowerCtx& ctx, const For& loop) {
     } guard{ctx};
 
     // Unfurl every access whose next subscript is this loop's index. Writes of one fibre with
-    // the same subscripts share one looplet (one slot per coordinate).
+    // the same subscripts share one looplet (one slot per coordinate); so do plain reads of one
+    // fibre with the same subscripts and protocol (T[i,j] read by two statements is one walk of
+    // the fibre, not a merge of the fibre with itself).
     std::map<const Node*, LExpr> unfurled;
     std::map<std::string, LExpr> writes;
+    std::map<std::string, LExpr> reads;
     visit_stmt(body, [&](const LExpr& e) {
         const auto* f = e->as<Fiber>();
         if (!f || unfurled.count(f) || f->subscripts.empty()) return;
@@ -417,6 +420,19 @@ void lower_for(LowerCtx& ctx, const For& loop) {
         std::string protocol = f->protocols.front();
         auto known = level.protocols();
         if (protocol.empty()) protocol = std::string(known.front());
+        // Shared: a plain index here (perhaps wrapped: its key names the wrapper), and the same
+        // subscripts, protocols and pads on the levels below too.
+        bool shareable = !affine && std::none_of(f->pads.begin(), f->pads.end(), [](const LExpr& p) { return p != nullptr; });
+        std::string read_key;
+        if (shareable) {
+            read_key = fibre_key(*f) + subscripts_key(subscripts) + "|" + protocol + "|" +
+                       fmt::format("{}", fmt::join(f->protocols, ",")) +
+                       (f->resume ? "|" + expr_key(*f->resume) : "");
+            if (auto it = reads.find(read_key); it != reads.end()) {
+                unfurled.emplace(f, it->second);
+                return;
+            }
+        }
         if (std::find(known.begin(), known.end(), protocol) == known.end())
             throw Error(fmt::format("{} cannot be read with protocol '{}' at its {} level "
                                     "(it offers: {})",
@@ -435,7 +451,9 @@ void lower_for(LowerCtx& ctx, const For& loop) {
                                    Literal::make(f->tensor->fill), what);
         else if (idx->wrapper)
             looplet = idx->wrapper->unfurl(ctx, looplet, dim, Extent{lo, hi}, what);
-        unfurled.emplace(f, Unfurled::make(loop.index, looplet, f->type, false, f->tensor));
+        LExpr u = Unfurled::make(loop.index, looplet, f->type, false, f->tensor);
+        if (shareable) reads.emplace(read_key, u);
+        unfurled.emplace(f, u);
     });
     // Comparisons of the index with bound values are runs of false and true (mask.hpp).
     visit_stmt(body, [&](const LExpr& e) {
