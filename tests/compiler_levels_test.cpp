@@ -1,6 +1,7 @@
 // Level-specific cases the random programs do not reach: pattern inputs, a 3-d coo, other value
 // types, and the structure of sparse outputs.
 #include <limits>
+#include <tuple>
 
 #include "compiler_test_util.hpp"
 
@@ -165,6 +166,22 @@ TEST(CompilerLevels, SingularLevelsInEveryPlace) {
     compiled_matching_reference("for j { for i { s[] += P[i, j] * j } }", {{"P", &p}});
     compiled_matching_reference("for i { for j { C[i, j] = P[i, j] + R[i, j] * 2 } }", {{"P", &p}, {"R", &r}});
     compiled_matching_reference("for i { for j { s[] += P[i, j] * R[i, j] } }", {{"P", &p}, {"R", &r}});
+}
+
+// A point's extent clipped to the loop's ([pt, min(n, pt + 1)), at most one index) is the body
+// at pt behind the emptiness test, not a loop (with its unrolled copies) that runs once.
+TEST(CompilerLevels, APointIsOneBodyNotALoop) {
+    CoordinateList e;
+    e.ndims = 2;
+    for (auto [i, j, v] : {std::tuple{0, 4, 2.0}, {1, 0, -1.0}, {3, 3, 5.0}, {4, 5, 2.0}})
+        e.add(std::vector<int64_t>{i, j}, Scalar::of(v));
+    Tensor a = Tensor::from_coordinates({5, 6}, ValueType::Float64, Scalar::of(0.0),
+                                        Format::parse("dense(0)/sparsepoint(1)", 2), e);
+    Tensor x = make({6}, "dense", {{{0}, 1}, {{1}, 2}, {{2}, -3}, {{3}, 4}, {{4}, 0.5}, {{5}, 6}});
+    std::string c;
+    counted("y[i] += A[i, j] * x[j]", {{"A", &a}, {"x", &x}}, {}, &c);
+    EXPECT_EQ(c.find("j++"), std::string::npos) << c;
+    EXPECT_EQ(c.find("j += "), std::string::npos) << c;
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// Lookup: a for loop over the extent (or the one index of a one-element extent), with every
+// Lookup: a for loop over the extent (or the one index of an extent of at most one), with every
 // Lookup's leaf at the loop variable substituted. Also the loop with no looplet at all.
 //
 // When every Lookup left is a writer that accepts runs (Lookup::run), the body depends on the
@@ -64,6 +64,18 @@ void lower_lookup(LowerCtx& ctx, const std::string& index, const Extent& ext, co
         return;
     }
     if (emit_run(ctx, index, ext, body)) return;
+    if (ctx.prover().le(ext.hi, c_add(ext.lo, 1))) {
+        // At most one index (a point's extent clipped to the loop's: [pt, min(n, pt + 1))): the
+        // body at lo, behind the emptiness test, not a loop that runs once.
+        auto code = ctx.capture([&] { emit_at(ctx, index, body, ctx.local(index, ext.lo)); });
+        if (code.empty()) return;
+        if (ctx.prover().lt(ext.lo, ext.hi)) {
+            for (auto& c : code) ctx.emit(c);
+            return;
+        }
+        ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Lt, ext.lo, ext.hi), cast::Block::make(code)));
+        return;
+    }
     std::string name = ctx.fresh(index);
     cast::Expr i = cast::var(name);
     auto code = ctx.capture([&] { emit_at(ctx, index, body, i); });
