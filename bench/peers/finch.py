@@ -12,8 +12,11 @@ in one process (run inside bench/peers/siskin_peers, which provides the module `
   walked and galloped) against GraphBLAS's C<L> = L * L' (plus_pair) and its sum.
 - Masked histogram: examples/histogram.siskin with the mask csr or runs against cv2.calcHist
   with the same mask, on the erosion images.
-- Structured SpMV: y[i] += A[i,j] * x[j] with A in csr, sparseband, sparseblocklist and
-  runlist-of-values formats against scipy CSR and (banded inputs) scipy DIA.
+- Structured SpMV: y[i] += A[i,j] * x[j] with A in csr, sparseband, sparseblocklist,
+  runlist-of-values and sparsepoint formats; on a symmetric matrix also
+  examples/symmetric_spmv.siskin on its stored lower triangle (csr, diagonal included), and on a
+  matrix whose stored values are all one value c each format with a pattern leaf (y[i] += c *
+  A[i,j] * x[j]); against scipy CSR and (banded inputs) scipy DIA.
 
 Every result is checked against the peer's (levels and distances equal, parents valid, images
 and vectors equal) before timing; a mismatch fails the command. Timing interleaves the libraries
@@ -328,7 +331,13 @@ SPMV_FORMATS = ["dense(0)/sparselist(1)", "dense(0)/sparseband(1)", "dense(0)/sp
                 "dense(0)/sparserunlist(1)", "dense(0)/sparsepoint(1)"]
 
 
-def spmv_rows(matrices, opts, cache_dir):
+def is_symmetric(a):
+    d = (a - a.T).tocsr()
+    d.eliminate_zeros()
+    return a.shape[0] == a.shape[1] and d.nnz == 0
+
+
+def spmv_rows(root, matrices, opts, cache_dir):
     rows = []
     text = "y[i] += A[i,j] * x[j]"
     for name, a, banded in spmv_inputs(matrices, opts.quick):
@@ -339,20 +348,38 @@ def spmv_rows(matrices, opts, cache_dir):
         csr = csr_tensor(a)
         xt = dense_tensor(x, "float64")
         runners, notes = {}, {}
-        for fmt in SPMV_FORMATS:
-            label = fmt.split("/")[1].split("(")[0]
+
+        def add(label, program, inputs, fmt):
+            """Compiles program for inputs (y its output), checks y against scipy and adds its runner;
+            a format that does not hold the matrix (a second run, ...) is noted instead."""
             try:
-                t = csr if label == "sparselist" else native.convert_compiled(csr, fmt)[0]
-                prog = native.Program(text, {"A": t, "x": xt}, {"y": ""}, cache_dir, {"y": 1}, {}, 1)
-            except native.SiskinError as e:  # the format does not hold this matrix (a second run, ...)
+                prog = native.Program(program, dict(inputs(), x=xt), {"y": ""}, cache_dir, {"y": 1}, {}, 1)
+            except native.SiskinError as e:
                 notes[label] = str(e).splitlines()[0][:80]
-                continue
+                return
             prog.run()
             got = values_of(prog.outputs(), "y")
             if not np.allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(a).sum()):
                 sys.exit(f"spmv ({fmt}) on {name}: differs from scipy by {np.abs(got - want).max()}")
-            runners["siskin " + ("csr" if label == "sparselist" else label)] = Timed(
-                lambda prog=prog: (prog.run(), None))
+            runners["siskin " + label] = Timed(lambda prog=prog: (prog.run(), None))
+
+        def converted(t, fmt):
+            return lambda: {"A": t if fmt == "dense(0)/sparselist(1)" else native.convert_compiled(t, fmt)[0]}
+
+        for fmt in SPMV_FORMATS:
+            label = fmt.split("/")[1].split("(")[0]
+            add("csr" if label == "sparselist" else label, text, converted(csr, fmt), fmt)
+        if is_symmetric(a):  # Finch's case 9: half the entries, each read once for two outputs
+            tri = sp.tril(a).tocsr()
+            add("symmetric", example(root, "symmetric_spmv.siskin"), lambda: {"T": csr_tensor(tri)},
+                "symmetric_spmv.siskin on the lower triangle")
+        if a.nnz and np.all(a.data == a.data[0]):  # one stored value c: the pattern times c
+            c = float(a.data[0])
+            pattern_text = text if c == 1.0 else f"y[i] += {c!r} * A[i,j] * x[j]"
+            pattern = csr_tensor(a, "bool", False)
+            for fmt in SPMV_FORMATS:
+                label = ("csr" if "sparselist" in fmt else fmt.split("/")[1].split("(")[0]) + " pattern"
+                add(label, pattern_text, converted(pattern, fmt + "/pattern"), fmt + "/pattern")
 
         def scipy_run(m):
             def run():
@@ -426,7 +453,7 @@ def main():
     if "histogram" in only:
         rows["histogram"] = histogram_rows(opts.root, matrices, opts, cache_dir)
     if "spmv" in only:
-        rows["spmv"] = spmv_rows(matrices, opts, cache_dir)
+        rows["spmv"] = spmv_rows(opts.root, matrices, opts, cache_dir)
     native.graphblas.set_nthreads(1)
     load_after = os.getloadavg()
     info = machine.describe(native)
@@ -454,7 +481,11 @@ def main():
             lines += [f"## {title}", ""] + ratio_table(rows[key], peer, "siskin") + [""]
     if "spmv" in rows:
         lines += ["## Structured SpMV (y[i] += A[i,j] * x[j], 1 thread)", "",
-                  "Formats the matrix does not fit are absent from its row (refused at conversion).", ""]
+                  "Formats the matrix does not fit are absent from its row (refused at conversion). "
+                  "siskin symmetric: examples/symmetric_spmv.siskin on the stored lower triangle (csr, "
+                  "diagonal included; symmetric matrices only, checked with scipy). siskin ... pattern: "
+                  "the format with a pattern leaf (only where every stored value is the same c; the "
+                  "program multiplies by c unless it is 1).", ""]
         lines += spmv_table(rows["spmv"]) + [""]
         best = [min(v for k, v in r["ms"].items() if k.startswith("siskin")) for r in rows["spmv"]]
         geo = float(np.exp(np.mean([np.log(r["ms"]["siskin csr"] / b) for r, b in zip(rows["spmv"], best)])))
