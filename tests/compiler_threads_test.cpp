@@ -19,6 +19,7 @@
 #include "compiler_test_util.hpp"
 #include "masked_vector_operands.hpp"
 #include "ir_test_support.hpp"
+#include "siskin_chunk.h"
 
 namespace siskin::testing {
 namespace {
@@ -383,6 +384,93 @@ TEST(ThreadedKernels, RowsThatStopEarlyCountOneEntryTowardTheThreshold) {
         EXPECT_EQ(k.kernel->impl().last_threads().kernel, weights ? 2 : 1);
         EXPECT_TRUE(masked_mxv_by_hand(*inputs["A"], *inputs["x"], M, false, weights).equals(got));
     }
+}
+
+// Rows that stop early (or.and at its first true) are cut into chunks that weigh each row as
+// SISKIN_EARLY_ROW_MEANS mean rows' entries besides its own (siskin_chunk_first_early, prelude):
+// with 10 rows of 1000 entries before 990 rows of 2, two chunks by entries meet within the long
+// rows, by that weight near row 400. The chunks of 1, 2, 3 and 7 cover [lo, hi) in order, and
+// a loop with no entries is cut by rows. Then the or.and masked mxv on a matrix whose first rows
+// are long, with no mask, a dense and a sparse complemented one: its chunks or runs of rows are
+// cut that way (the kernel calls the early cut; the (min, +) product, which walks every entry,
+// the cut by entries), a team of `threads` runs it, and it gives the reference's values and the
+// serial kernel's bytes at 1, 2, 3 and 7 threads.
+TEST(ThreadedKernels, RowsThatStopEarlyAreCutByRowsMoreThanByEntries) {
+    std::vector<int32_t> pos{0};
+    for (int k = 0; k < 1000; ++k) pos.push_back(pos.back() + (k < 10 ? 1000 : 2));
+    EXPECT_LT(siskin_chunk_first_i32(pos.data(), 0, 1000, 1, 2), 10);
+    const int64_t half = siskin_chunk_first_early_i32(pos.data(), 0, 1000, 1, 2);
+    EXPECT_GT(half, 350);
+    EXPECT_LT(half, 450);
+    std::vector<int64_t> pos64(pos.begin(), pos.end());
+    EXPECT_EQ(siskin_chunk_first_early_i64(pos64.data(), 0, 1000, 1, 2), half);
+    for (int chunks : kThreadCounts) {
+        SCOPED_TRACE(chunks);
+        EXPECT_EQ(siskin_chunk_first_early_i32(pos.data(), 3, 1000, 0, chunks), 3);
+        EXPECT_EQ(siskin_chunk_first_early_i32(pos.data(), 3, 1000, chunks, chunks), 1000);
+        for (int t = 0; t < chunks; ++t)
+            EXPECT_LE(siskin_chunk_first_early_i32(pos.data(), 3, 1000, t, chunks),
+                      siskin_chunk_first_early_i32(pos.data(), 3, 1000, t + 1, chunks));
+        EXPECT_EQ(siskin_chunk_first_early_i32(pos.data(), 7, 7, 1, chunks), 7); // no rows
+    }
+    const std::vector<int32_t> none(101, 5); // 100 rows, no entries: equal runs of rows
+    EXPECT_EQ(siskin_chunk_first_early_i32(none.data(), 0, 100, 1, 2), 50);
+
+    const int64_t n = 1200;
+    CoordinateList ab, aw, xb, xw, mask;
+    ab.ndims = aw.ndims = 2;
+    xb.ndims = xw.ndims = mask.ndims = 1;
+    std::mt19937_64 rng(80);
+    for (int64_t i = 0; i < n; ++i) {
+        if (i == 40 || i == n - 1) continue; // empty rows
+        for (int64_t j = 0; j < n; ++j) {
+            if (rng() % (i < 12 ? 2 : 300) != 0) continue; // rows 0..11 long, the rest about 4 entries
+            ab.add(std::vector<int64_t>{i, j}, Scalar::of(true));
+            aw.add(std::vector<int64_t>{i, j}, Scalar::of(static_cast<double>(rng() % 1000) / 8));
+        }
+    }
+    for (int64_t k = 0; k < n; ++k)
+        if (rng() % 10 == 0) {
+            xb.add(std::vector<int64_t>{k}, Scalar::of(true));
+            xw.add(std::vector<int64_t>{k}, Scalar::of(static_cast<double>(rng() % 1000) / 16));
+        }
+    for (int64_t k = 0; k < n; ++k)
+        if (rng() % 10 == 0) mask.add(std::vector<int64_t>{k}, Scalar::of(true));
+    const MaskedVectorOperands operands = masked_vector_operands(n, ab, aw, xb, xw);
+    OutputSpec sparse;
+    sparse.format = Format::parse("sparselist(0)", 1);
+    std::map<std::string, OutputSpec> specs{{"y", sparse}};
+    for (const auto& [body, weights] : kMaskedBodies)
+        for (const std::string mask_format : {"", "dense", "sparselist(0)"}) {
+            std::map<std::string, const Tensor*> inputs{{"A", weights ? &operands.Aw : &operands.Ab},
+                                                        {"x", weights ? &operands.Xw : &operands.Xb}};
+            std::optional<Tensor> M;
+            if (!mask_format.empty()) {
+                M = vector_of(n, ValueType::Bool, Scalar::of(false), mask_format, mask);
+                inputs.emplace("m", &*M);
+            }
+            const std::string text = mask_format.empty() ? "for i { " + body + " }"
+                                                         : "for i { if !m[i] { " + body + " } }";
+            ir::Program program = ir::parse_program((weights ? kTropicalPlus : "") + text);
+            Tensor want = evaluate_reference(program, inputs, specs).at("y");
+            std::optional<Tensor> serial;
+            for (int threads : kThreadCounts) {
+                SCOPED_TRACE(text + " mask " + mask_format + " threads " + std::to_string(threads));
+                CompiledProgram k = compile_for(program, inputs, specs, threaded(threads));
+                const std::string& c = k.kernel->c_source();
+                if (threads > 1) {
+                    EXPECT_NE(c.find("#pragma omp parallel"), std::string::npos) << c;
+                    EXPECT_EQ(c.find("siskin_chunk_first_early_i32(A_pos") != std::string::npos, !weights) << c;
+                    EXPECT_EQ(c.find("siskin_chunk_first_i32(A_pos") != std::string::npos, weights) << c;
+                }
+                Tensor got = k.run(inputs).at("y");
+                EXPECT_EQ(k.kernel->impl().last_threads().kernel, threads);
+                EXPECT_TRUE(same_output(want, got)) << "reference " << want.to_string() << "\ncompiled "
+                                                    << got.to_string();
+                if (!serial) serial = got;
+                EXPECT_TRUE(same_storage(*serial, got));
+            }
+        }
 }
 
 TEST(ThreadedKernels, ATransposedTemporaryAboveTheThresholdIsSharedAndTheSame) {

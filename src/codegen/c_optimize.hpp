@@ -169,6 +169,9 @@ struct ParallelLoop {
     /// iteration v walks), to balance chunks by entries; empty: by iterations.
     std::string weight;
     bool weight_64 = false; // its elements are int64_t, else int32_t
+    /// Its iterations are rows that may stop early (ParallelMark::stops_early): chunks weigh each
+    /// row as much as several mean rows' entries besides its own (siskin_chunk_first_early).
+    bool stops_early = false;
     /// The loop's work when its iterations are not its units (the slices of a storage-order
     /// reduction: the positions they walk), for the work threshold; chunks are then equal runs
     /// of iterations. Pure, and declared before the loop.

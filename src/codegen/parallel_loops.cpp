@@ -284,7 +284,8 @@ private:
                           ? Cast::make(i64_type().as_const().pointer(), i64(0))
                           : var(mark->weight);
         auto chunk_start = [&](Expr t) {
-            return call("siskin_chunk_first_" + suffix,
+            const bool early = mark->stops_early && !mark->weight.empty();
+            return call(std::string(early ? "siskin_chunk_first_early_" : "siskin_chunk_first_") + suffix,
                         {weight, var(lo_name), var(hi_name), std::move(t), var(n.team)});
         };
 

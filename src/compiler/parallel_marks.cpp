@@ -362,8 +362,10 @@ std::optional<cast::ParallelLoop> parallel_loop_of(LowerCtx& ctx, const Parallel
     if (mark.weight && !loop.work && counted->init) {
         loop.weight = mark.weight->data;
         loop.weight_64 = mark.weight->type == ValueType::Int64;
-        // Rows that stop early (an or.and row at its first true): chunks are still balanced by
-        // entries, but the work, for the team size, is each row and at most one entry of it.
+        // Rows that stop early (an or.and row at its first true): chunks weigh the rows more
+        // than their entries (siskin_chunk_first_early), and the work, for the team size, is
+        // each row and at most one entry of it.
+        loop.stops_early = mark.stops_early;
         if (mark.stops_early)
             loop.work = early_exit_work(*mark.weight, *counted->init->as<cast::Decl>().init,
                                         cast::counted_for(*counted)->bound);

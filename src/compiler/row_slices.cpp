@@ -34,7 +34,9 @@ cast::Expr lower_in_row_slices(LowerCtx& ctx, const For& loop, const ParallelMar
     const BufferBinding& weight = *mark.weight;
     cast::Expr lo = c_value(ctx, simplify_expr(ctx, loop.lo));
     cast::Expr hi = c_value(ctx, simplify_expr(ctx, loop.hi));
-    const std::string first = weight.type == ValueType::Int64 ? "siskin_chunk_first_i64" : "siskin_chunk_first_i32";
+    // Rows that stop early weigh more than their entries (siskin_chunk_first_early).
+    const std::string first = std::string(mark.stops_early ? "siskin_chunk_first_early_" : "siskin_chunk_first_") +
+                              (weight.type == ValueType::Int64 ? "i64" : "i32");
     std::string name = ctx.fresh("slice");
     cast::Expr slice = cast::var(name);
     auto run_start = [&](const cast::Expr& k) {

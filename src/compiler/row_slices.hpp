@@ -15,7 +15,8 @@
 // each run walks its own part of m (the walk seeks its start, a gallop) and writes only its own
 // rows, and the slice loop is one counted loop that the parallel_loops pass gives out in chunks.
 // The runs are balanced by the entries of the fibres the rows walk (the mark's weight: A's
-// positions), as the chunks of a loop over rows are.
+// positions), as the chunks of a loop over rows are (rows that stop early, an or.and row at its
+// first true, weigh more than their entries: siskin_chunk_first_early).
 #include "compiler/parallel_marks.hpp"
 
 namespace siskin::compiler {
