@@ -667,5 +667,65 @@ TEST(CodegenSplitAccumulators, LeavesOtherLoopsAlone) {
     unchanged(walk({assign(var("s"), call("addf", {var("s"), call("rand", {})}))}), "impure term");
 }
 
+
+// flatten_fibre_walks: `for j { p = P[j]; p_end = P[j + 1]; for (; p < p_end; p++) B }`.
+Stmt column_nest(std::vector<Stmt> body) {
+    Stmt inner = For::make(std::nullopt, lt(var("p"), var("p_end")), Increment::make(var("p")),
+                           Block::make(std::move(body)));
+    return counted("j", {Decl::make(kI64, "p", at(var("P"), var("j"))),
+                         Decl::make(kI64, "p_end", at(var("P"), add(var("j"), i64(1)))), inner});
+}
+std::string run_flat(std::vector<Stmt> stmts) {
+    std::vector<Stmt> all{Decl::make(kF64.as_const().pointer(), "x", var("x_in")),
+                          Decl::make(kF64.pointer(), "y", var("y_in"))};
+    for (auto& s : stmts) all.push_back(s);
+    return print(flatten_fibre_walks(Block::make(std::move(all))));
+}
+Stmt scatter(Expr factor) {
+    Expr row = at(var("y"), at(var("c"), var("p")));
+    return assign(row, add(row, mul(at(var("v"), var("p")), std::move(factor))));
+}
+
+TEST(CodegenFlatFibreWalks, ColumnLoadsAreCopiedBesideEachEntry) {
+    std::string c = run_flat({column_nest({scatter(at(var("x"), var("j")))})});
+    EXPECT_NE(c.find("double *restrict x_at_entry = (double *)__builtin_alloca(8320LL);"), std::string::npos) << c;
+    EXPECT_NE(c.find("x_at_entry[j_slot + j_copy] = x[j_fill];"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (int64_t p = j_first; p < j_last; p++) {\n"
+                     "                    y[c[p]] = y[c[p]] + v[p] * x_at_entry[p - j_first];"),
+              std::string::npos)
+        << c;
+    // The nest as it was, for blocks of long or even fibres.
+    EXPECT_NE(c.find("y[c[p]] = y[c[p]] + v[p] * x[j];"), std::string::npos) << c;
+    // A load read twice is copied once.
+    std::string twice = run_flat({column_nest({scatter(mul(at(var("x"), var("j")), at(var("x"), var("j"))))})});
+    EXPECT_NE(twice.find("x_at_entry[p - j_first] * x_at_entry[p - j_first]"), std::string::npos) << twice;
+    EXPECT_EQ(twice.find("x_at_entry_1"), std::string::npos) << twice;
+}
+
+TEST(CodegenFlatFibreWalks, BodyThatDoesNotReadTheFibreIsOneWalk) {
+    std::string c = run_flat({column_nest({scatter(at(var("v"), var("p")))})});
+    EXPECT_NE(c.find("if (0LL < n) {\n        int64_t j_last = P[n];\n"
+                     "        for (int64_t p = P[0LL]; p < j_last; p++) {"),
+              std::string::npos)
+        << c;
+    EXPECT_EQ(c.find("p_end"), std::string::npos) << c;
+}
+
+// Left alone: a nest inside another loop (the copies' room comes from the stack once), a body
+// that writes through j, reads j other than in a load, leaves the walk, loops, or writes P.
+TEST(CodegenFlatFibreWalks, LeavesNestsWhereTheWalkOrderOrTheStackWouldChange) {
+    std::vector<Stmt> kept = {
+        counted("k", {column_nest({scatter(at(var("x"), var("j")))})}),
+        column_nest({assign(at(var("y"), var("j")), at(var("v"), var("p")))}),
+        column_nest({scatter(var("j"))}),
+        column_nest({scatter(at(var("x"), var("j"))), Break::make()}),
+        column_nest({walk({scatter(at(var("x"), var("j")))})}),
+        column_nest({scatter(at(var("x"), var("j"))), assign(at(var("P"), var("p")), i64(0))}),
+        column_nest({scatter(at(var("x"), var("j"))), Eval::make(call("free", {var("x")}))}),
+    };
+    for (const Stmt& s : kept) EXPECT_EQ(run_flat({s}).find("j_first"), std::string::npos) << run_flat({s});
+    for (const Stmt& s : kept) EXPECT_EQ(run_flat({s}).find("j_last"), std::string::npos) << run_flat({s});
+}
+
 } // namespace
 } // namespace siskin::cast

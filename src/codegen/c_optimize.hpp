@@ -97,6 +97,18 @@ Stmt check_position_stores(const Stmt& body, const std::set<std::string>& pointe
 /// `siskin_prefetch_span(Y + q_ahead, Y + q_end_ahead)`: the fibre's first, second and last lines.
 Stmt prefetch_fibres(const Stmt& body);
 
+/// A nest `for (int64_t j = lo; j < hi; j++) { T p = P[j]; T p_end = P[j + 1];
+/// [if (p < p_end)] for (; p < p_end; p++) B }` outside every other loop, B without loops, exits
+/// or unknown calls and writing none of j, p, p_end, P: the fibres' entries P[j] .. P[c] are
+/// consecutive, so one walk takes several fibres and B's inner exit no longer mispredicts once
+/// per fibre. When B does not read j, the nest becomes one walk over P[lo] .. P[hi]. When B reads
+/// j only in loads X[e(j)] (X a number array B does not write), fibres are taken in blocks of up
+/// to 1024 entries: each load is copied beside each of its fibre's entries (a fibre of 16 or fewer
+/// by 16 unconditional stores, the next fibre overwriting the overshoot), then one walk reads the
+/// copies. A block whose fibres are long (over 16 entries on average) or mostly of one length
+/// (predictable exits) runs as the nest. Entries are visited in the same order either way.
+Stmt flatten_fibre_walks(const Stmt& body);
+
 /// `for (init; v < e; v++) { acc = f(acc, t); }` (or f(t, acc)), with f one of `reassociable`
 /// (operator helpers on floats that the registry declares associative and commutative, by name,
 /// with their result type), acc a local of that type, t pure and free of acc, e pure and free of

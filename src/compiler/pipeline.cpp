@@ -253,6 +253,12 @@ const std::vector<Stage>& stages() {
                                               thread_cap, p.options.count_work ? kWorkCounterSymbol : "",
                                               p.parallel_regions, p.kept_parts);
          }},
+        // After the regions, so that both a region's chunk and the serial loop walk flat; not in
+        // an instrumented build, whose counts are of the loops as lowered.
+        {"flat_fibre_walks", Shows::Body,
+         [](Planning& p) {
+             if (!p.options.count_work) p.body = cast::flatten_fibre_walks(p.body);
+         }},
         {"print", Shows::Source,
          [](Planning& p) {
              cast::Function kernel = cast::Function::make(

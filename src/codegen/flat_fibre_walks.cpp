@@ -1,0 +1,278 @@
+// One flat walk over the entries of consecutive fibres (c_optimize.hpp). A nest
+// `for j { for p in P[j] .. P[j + 1] { B } }` exits its inner loop once per fibre, at a length
+// the branch predictor cannot guess when fibre lengths vary: with a dozen entries a column (CSC
+// SpMV's scatter) that mispredict costs about as much as the column's entries. The entries of
+// fibres j .. c - 1 are consecutive, P[j] .. P[c], so one loop walks them all; what B reads
+// through j is copied beside each entry first, in blocks that stay in L1.
+#include <algorithm>
+#include <vector>
+
+#include "codegen/c_optimize.hpp"
+#include "codegen/c_walk.hpp"
+
+namespace siskin::cast {
+
+namespace {
+
+// Entries of one block: its copies of the values read through j stay in L1.
+constexpr int64_t kBlock = 1024;
+// A fibre of at most this many entries gets its copies by one unconditional run of stores
+// (the next fibre's copies overwrite the overshoot), so filling takes no branch per fibre.
+constexpr int64_t kShort = 16;
+
+// Whether s leaves the loop it is in other than by its end, or cannot be reasoned about.
+bool leaves(const Stmt& s) {
+    bool out = false;
+    for_each_node(s, {}, [&](const Stmt& n) {
+        switch (n.kind()) {
+        case StmtKind::Break:
+        case StmtKind::Continue:
+        case StmtKind::Goto:
+        case StmtKind::Label:
+        case StmtKind::Return:
+        case StmtKind::Pragma:
+        case StmtKind::For:
+        case StmtKind::While: out = true; break;
+        case StmtKind::Eval: out |= !is_pure(n.as<Eval>().expr); break;
+        default: break;
+        }
+    });
+    return out;
+}
+
+// The variables and arrays s writes.
+void writes_of(const Stmt& s, std::set<std::string>& vars, std::set<std::string>& arrays) {
+    for_each_node(s, {}, [&](const Stmt& n) {
+        if (n.kind() == StmtKind::Decl) vars.insert(n.as<Decl>().name);
+        if (n.kind() != StmtKind::Assign && n.kind() != StmtKind::Increment) return;
+        if (auto v = assigned_var(n)) vars.insert(*v);
+        Expr base = n.kind() == StmtKind::Assign ? n.as<Assign>().target : n.as<Increment>().target;
+        while (base.kind() == ExprKind::Index) base = base.as<Index>().base;
+        if (base.kind() == ExprKind::Var) arrays.insert(base.as<Var>().name);
+        else vars.insert("");
+    });
+}
+
+bool reads_any(const Expr& e, const std::set<std::string>& names) {
+    bool hit = false;
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() == ExprKind::Var && names.count(n.as<Var>().name)) hit = true;
+    });
+    return hit;
+}
+
+// The element type of a pointer declared `T *x` with T a number type, else none.
+std::optional<Type> number_element(const std::map<std::string, Type>& decls, const std::string& name) {
+    auto it = decls.find(name);
+    if (it == decls.end() || it->second.pointers != 1) return std::nullopt;
+    static const std::set<std::string> numbers{"double", "float", "int64_t", "int32_t", "int16_t", "int8_t",
+                                               "uint64_t", "uint32_t", "uint16_t", "uint8_t", "bool"};
+    if (!numbers.count(it->second.base)) return std::nullopt;
+    return Type::named(it->second.base);
+}
+
+// The nest's parts: `for (int64_t j = lo; j < hi; j++) { T p = P[j]; T p_end = P[j + 1];
+// [if (p < p_end)] for (; p < p_end; p++) B }`.
+struct Nest {
+    std::string j, p, p_end, positions;
+    Expr lo, hi;
+    Type p_type;
+    Stmt body; // B
+};
+
+std::optional<Nest> nest_of(const For& f) {
+    auto loop = counted_for(f);
+    if (!loop || !f.init || f.init->kind() != StmtKind::Decl) return std::nullopt;
+    const auto& init = f.init->as<Decl>();
+    if (init.name != loop->var || !init.init || !is_arithmetic(*init.init) || !is_arithmetic(loop->bound))
+        return std::nullopt;
+    const auto& stmts = f.body.as<Block>().stmts;
+    if (stmts.size() != 3 || stmts[0].kind() != StmtKind::Decl || stmts[1].kind() != StmtKind::Decl)
+        return std::nullopt;
+    Nest n{loop->var, stmts[0].as<Decl>().name, stmts[1].as<Decl>().name, "", *init.init, loop->bound,
+           stmts[0].as<Decl>().type, stmts[2]};
+    const auto& start = stmts[0].as<Decl>();
+    const auto& end = stmts[1].as<Decl>();
+    // P[j] and P[j + 1], P a variable.
+    if (!start.init || !end.init || start.init->kind() != ExprKind::Index || end.init->kind() != ExprKind::Index)
+        return std::nullopt;
+    const auto& s = start.init->as<Index>();
+    const auto& e = end.init->as<Index>();
+    if (s.base.kind() != ExprKind::Var || !same_expr(s.base, e.base) || !is_var(s.index, n.j) ||
+        !same_expr(e.index, bin(BinaryOp::Add, var(n.j), i64(1))))
+        return std::nullopt;
+    n.positions = s.base.as<Var>().name;
+    // [if (p < p_end)] for (; p < p_end; p++) B
+    Stmt walk = stmts[2];
+    Expr in_fibre = bin(BinaryOp::Lt, var(n.p), var(n.p_end));
+    if (walk.kind() == StmtKind::If) {
+        const auto& guard = walk.as<If>();
+        const auto& then = guard.then_body.as<Block>().stmts;
+        if (guard.else_body || !same_expr(guard.cond, in_fibre) || then.size() != 1) return std::nullopt;
+        walk = then[0];
+    }
+    if (walk.kind() != StmtKind::For) return std::nullopt;
+    const auto& inner = walk.as<For>();
+    auto inner_loop = counted_for(inner);
+    if (inner.init || !inner_loop || inner_loop->var != n.p || !is_var(inner_loop->bound, n.p_end))
+        return std::nullopt;
+    n.body = inner.body;
+    return n;
+}
+
+// The flat form of a nest, or none when B does not fit: B has no loop, exit or unknown call,
+// writes neither j, p, p_end nor P, and reads j only in loads X[e(j)] (X a number array B does
+// not write, e reading nothing B writes), which become copies beside each entry.
+std::optional<Stmt> flatten(const For& f, const std::map<std::string, Type>& decls, FreshNames& names) {
+    auto nest = nest_of(f);
+    if (!nest || leaves(nest->body)) return std::nullopt;
+    std::set<std::string> vars, arrays;
+    writes_of(nest->body, vars, arrays);
+    if (vars.count("") || vars.count(nest->j) || vars.count(nest->p) || vars.count(nest->p_end) ||
+        arrays.count(nest->positions) || mentions(nest->body, nest->p_end))
+        return std::nullopt;
+    std::set<std::string> written = vars;
+    written.insert(arrays.begin(), arrays.end());
+    written.insert(nest->p);
+
+    std::string first = names.fresh(nest->j + "_first");
+    Expr at_entry = bin(BinaryOp::Sub, var(nest->p), var(first));
+    struct Copy {
+        Expr load;
+        std::string name;
+        Type type;
+    };
+    std::vector<Copy> copies;
+    bool other_use = false;
+    Stmt body = rewrite_exprs(nest->body, [&](const Expr& e) -> std::optional<Expr> {
+        if (e.kind() != ExprKind::Index || !mentions(e, nest->j)) return std::nullopt;
+        const auto& load = e.as<Index>();
+        if (load.base.kind() != ExprKind::Var) return std::nullopt;
+        auto type = number_element(decls, load.base.as<Var>().name);
+        if (!type || reads_any(e, written) || !is_pure(e)) return std::nullopt;
+        auto same = std::find_if(copies.begin(), copies.end(), [&](const Copy& c) { return same_expr(c.load, e); });
+        if (same == copies.end()) {
+            copies.push_back({e, names.fresh(load.base.as<Var>().name + "_at_entry"), *type});
+            same = copies.end() - 1;
+        }
+        return at(var(same->name), at_entry);
+    });
+    for_each_node(body, [&](const Expr& e) { other_use |= e.kind() == ExprKind::Var && e.as<Var>().name == nest->j; });
+    if (other_use) return std::nullopt;
+
+    const Type i64t = Type::of(ValueType::Int64);
+    auto P = [&](Expr k) { return at(var(nest->positions), std::move(k)); };
+    auto plus = [](Expr a, int64_t b) { return bin(BinaryOp::Add, std::move(a), i64(b)); };
+    const std::string& j = nest->j;
+    // B reads nothing through j: the fibres' entries are one walk, P[lo] .. P[hi].
+    std::string last = names.fresh(j + "_last");
+    if (copies.empty()) {
+        Stmt walk = For::make(Decl::make(nest->p_type, nest->p, P(nest->lo)),
+                              bin(BinaryOp::Lt, var(nest->p), var(last)), Increment::make(var(nest->p)), body);
+        return If::make(bin(BinaryOp::Lt, nest->lo, nest->hi),
+                        Block::make({Decl::make(i64t, last, P(nest->hi)), walk}));
+    }
+
+    // Blocks of whole fibres j .. c - 1 of at most kBlock entries. A block walks flat only when
+    // its fibres are short (at most kShort entries on average) and of varying lengths (at least
+    // one in four differs from the one before): a predictable exit, or one per many entries,
+    // costs less than the copies.
+    std::vector<Stmt> out;
+    for (const auto& c : copies)
+        out.push_back(Decl::make(c.type.pointer().restricted(), c.name,
+                                 Cast::make(c.type.pointer(),
+                                            call("__builtin_alloca", {i64(8 * (kBlock + kShort))}))));
+    std::string c = names.fresh(j + "_block_end"), changes = names.fresh(j + "_changes"),
+                previous = names.fresh(j + "_previous"), length = names.fresh(j + "_length"),
+                k = names.fresh(j + "_fill"), r = names.fresh(j + "_copy"), slot = names.fresh(j + "_slot");
+    auto length_of = [&](Expr fibre) { return bin(BinaryOp::Sub, P(plus(fibre, 1)), P(fibre)); };
+    std::vector<Stmt> block;
+    block.push_back(Decl::make(i64t, first, P(var(j))));
+    block.push_back(Decl::make(i64t, c, var(j)));
+    block.push_back(Decl::make(i64t, changes, i64(0)));
+    block.push_back(Decl::make(i64t, previous, length_of(var(j))));
+    block.push_back(While::make(
+        bin(BinaryOp::LogAnd, bin(BinaryOp::Lt, var(c), nest->hi),
+            bin(BinaryOp::Le, bin(BinaryOp::Sub, P(plus(var(c), 1)), var(first)), i64(kBlock))),
+        Block::make({Decl::make(i64t, length, length_of(var(c))),
+                     Assign::make(var(changes), AssignOp::Add, bin(BinaryOp::Ne, var(length), var(previous))),
+                     assign(var(previous), var(length)), Increment::make(var(c))})));
+    // A fibre longer than a block is a block of its own.
+    block.push_back(If::make(bin(BinaryOp::Eq, var(c), var(j)), Block::make({assign(var(c), plus(var(j), 1))})));
+    Expr fibres = bin(BinaryOp::Sub, var(c), var(j));
+    Expr entries = bin(BinaryOp::Sub, P(var(c)), var(first));
+    Expr as_nest = bin(BinaryOp::LogOr,
+                       bin(BinaryOp::LogOr, bin(BinaryOp::Eq, fibres, i64(1)),
+                           bin(BinaryOp::Lt, bin(BinaryOp::Mul, var(changes), i64(4)), fibres)),
+                       bin(BinaryOp::Gt, entries, bin(BinaryOp::Mul, fibres, i64(kShort))));
+    // As the nest: fibre by fibre, B as it was.
+    Stmt nested = For::make(std::nullopt, bin(BinaryOp::Lt, var(j), var(c)), Increment::make(var(j)), f.body);
+    // Flat: the copies, then one walk.
+    std::vector<Stmt> fill{Decl::make(i64t, slot, bin(BinaryOp::Sub, P(var(k)), var(first))),
+                           Decl::make(i64t, length, length_of(var(k)))};
+    std::vector<Stmt> short_copy, long_copy;
+    for (const auto& copy : copies) {
+        Expr value = substitute(copy.load, j, var(k));
+        Expr into = at(var(copy.name), bin(BinaryOp::Add, var(slot), var(r)));
+        short_copy.push_back(assign(into, value));
+        long_copy.push_back(assign(into, value));
+    }
+    auto copy_loop = [&](Expr bound, std::vector<Stmt> stores) {
+        return For::make(Decl::make(i64t, r, i64(0)), bin(BinaryOp::Lt, var(r), std::move(bound)),
+                         Increment::make(var(r)), Block::make(std::move(stores)));
+    };
+    fill.push_back(If::make(bin(BinaryOp::Le, var(length), i64(kShort)),
+                            Block::make({copy_loop(i64(kShort), short_copy)}),
+                            Block::make({copy_loop(var(length), long_copy)})));
+    Stmt flat = Block::make(
+        {For::make(Decl::make(i64t, k, var(j)), bin(BinaryOp::Lt, var(k), var(c)), Increment::make(var(k)),
+                   Block::make(std::move(fill))),
+         Decl::make(i64t, last, P(var(c))),
+         For::make(Decl::make(nest->p_type, nest->p, var(first)), bin(BinaryOp::Lt, var(nest->p), var(last)),
+                   Increment::make(var(nest->p)), body),
+         assign(var(j), var(c))});
+    block.push_back(If::make(as_nest, Block::make({nested}), flat));
+    out.push_back(Decl::make(i64t, j, nest->lo));
+    out.push_back(While::make(bin(BinaryOp::Lt, var(j), nest->hi), Block::make(std::move(block))));
+    return Block::make(std::move(out));
+}
+
+// Only nests outside every other loop: the copies' room is taken from the stack once.
+Stmt rewrite(const Stmt& s, const std::map<std::string, Type>& decls, FreshNames& names);
+
+Stmt rewrite_block(const Stmt& b, const std::map<std::string, Type>& decls, FreshNames& names) {
+    std::vector<Stmt> out;
+    for (const auto& c : b.as<Block>().stmts) out.push_back(rewrite(c, decls, names));
+    return Block::make(std::move(out));
+}
+
+Stmt rewrite(const Stmt& s, const std::map<std::string, Type>& decls, FreshNames& names) {
+    switch (s.kind()) {
+    case StmtKind::Block: return rewrite_block(s, decls, names);
+    case StmtKind::For:
+        if (auto done = flatten(s.as<For>(), decls, names)) return *done;
+        return s;
+    case StmtKind::While: return s;
+    default: return map_bodies(s, [&](const Stmt& b) { return rewrite_block(b, decls, names); });
+    }
+}
+
+} // namespace
+
+Stmt flatten_fibre_walks(const Stmt& body) {
+    // Each name's declared type; a name declared with two types has none.
+    std::map<std::string, Type> decls;
+    std::set<std::string> ambiguous;
+    for_each_node(body, {}, [&](const Stmt& s) {
+        if (s.kind() != StmtKind::Decl) return;
+        const auto& d = s.as<Decl>();
+        auto [it, fresh] = decls.emplace(d.name, d.type);
+        if (!fresh && (it->second.base != d.type.base || it->second.pointers != d.type.pointers))
+            ambiguous.insert(d.name);
+    });
+    for (const auto& name : ambiguous) decls.erase(name);
+    FreshNames names(body);
+    return rewrite(body, decls, names);
+}
+
+} // namespace siskin::cast
