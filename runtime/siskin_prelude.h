@@ -33,6 +33,9 @@
 /* Chunks of a loop balanced by work (siskin_chunk_first_i32/_i64, siskin_loop_work_i32/_i64). */
 #include "siskin_chunk.h"
 
+/* Whether a nest over short fibres of varying lengths walks flat (siskin_flat_walk_pays_i32/_i64). */
+#include "siskin_flat_walk.h"
+
 /* Status codes returned by kernels and by the helpers below. */
 enum {
     SISKIN_OK = 0,

@@ -173,67 +173,56 @@ std::optional<Stmt> flatten(const For& f, const std::map<std::string, Type>& dec
                         Block::make({Decl::make(i64t, last, P(nest->hi)), walk}));
     }
 
-    // Blocks of whole fibres j .. c - 1 of at most kBlock entries. A block walks flat only when
-    // its fibres are short (at most kShort entries on average) and of varying lengths (at least
-    // one in four differs from the one before): a predictable exit, or one per many entries,
-    // costs less than the copies.
+    // The positions' element type names the runtime's test (siskin_flat_walk.h).
+    auto positions_type = decls.find(nest->positions);
+    if (positions_type == decls.end() || positions_type->second.pointers != 1 ||
+        (positions_type->second.base != "int32_t" && positions_type->second.base != "int64_t"))
+        return std::nullopt;
+    std::string pays = positions_type->second.base == "int32_t" ? "siskin_flat_walk_pays_i32"
+                                                                : "siskin_flat_walk_pays_i64";
     std::vector<Stmt> out;
     for (const auto& c : copies)
         out.push_back(Decl::make(c.type.pointer().restricted(), c.name,
                                  Cast::make(c.type.pointer(),
                                             call("__builtin_alloca", {i64(8 * (kBlock + kShort))}))));
-    std::string c = names.fresh(j + "_block_end"), changes = names.fresh(j + "_changes"),
-                previous = names.fresh(j + "_previous"), length = names.fresh(j + "_length"),
-                k = names.fresh(j + "_fill"), r = names.fresh(j + "_copy"), slot = names.fresh(j + "_slot");
+    out.push_back(Decl::make(i64t, j, nest->lo));
+    // Blocks of whole fibres j .. c - 1 of at most kBlock entries: the copies of fibre c are made
+    // as the block's end is sought, then one walk takes the block. A fibre longer than a block
+    // runs alone, as in the nest.
+    std::string c = names.fresh(j + "_block_end"), length = names.fresh(j + "_length"),
+                r = names.fresh(j + "_copy"), slot = names.fresh(j + "_slot");
     auto length_of = [&](Expr fibre) { return bin(BinaryOp::Sub, P(plus(fibre, 1)), P(fibre)); };
-    std::vector<Stmt> block;
-    block.push_back(Decl::make(i64t, first, P(var(j))));
-    block.push_back(Decl::make(i64t, c, var(j)));
-    block.push_back(Decl::make(i64t, changes, i64(0)));
-    block.push_back(Decl::make(i64t, previous, length_of(var(j))));
-    block.push_back(While::make(
-        bin(BinaryOp::LogAnd, bin(BinaryOp::Lt, var(c), nest->hi),
-            bin(BinaryOp::Le, bin(BinaryOp::Sub, P(plus(var(c), 1)), var(first)), i64(kBlock))),
-        Block::make({Decl::make(i64t, length, length_of(var(c))),
-                     Assign::make(var(changes), AssignOp::Add, bin(BinaryOp::Ne, var(length), var(previous))),
-                     assign(var(previous), var(length)), Increment::make(var(c))})));
-    // A fibre longer than a block is a block of its own.
-    block.push_back(If::make(bin(BinaryOp::Eq, var(c), var(j)), Block::make({assign(var(c), plus(var(j), 1))})));
-    Expr fibres = bin(BinaryOp::Sub, var(c), var(j));
-    Expr entries = bin(BinaryOp::Sub, P(var(c)), var(first));
-    Expr as_nest = bin(BinaryOp::LogOr,
-                       bin(BinaryOp::LogOr, bin(BinaryOp::Eq, fibres, i64(1)),
-                           bin(BinaryOp::Lt, bin(BinaryOp::Mul, var(changes), i64(4)), fibres)),
-                       bin(BinaryOp::Gt, entries, bin(BinaryOp::Mul, fibres, i64(kShort))));
-    // As the nest: fibre by fibre, B as it was.
-    Stmt nested = For::make(std::nullopt, bin(BinaryOp::Lt, var(j), var(c)), Increment::make(var(j)), f.body);
-    // Flat: the copies, then one walk.
-    std::vector<Stmt> fill{Decl::make(i64t, slot, bin(BinaryOp::Sub, P(var(k)), var(first))),
-                           Decl::make(i64t, length, length_of(var(k)))};
-    std::vector<Stmt> short_copy, long_copy;
-    for (const auto& copy : copies) {
-        Expr value = substitute(copy.load, j, var(k));
-        Expr into = at(var(copy.name), bin(BinaryOp::Add, var(slot), var(r)));
-        short_copy.push_back(assign(into, value));
-        long_copy.push_back(assign(into, value));
-    }
-    auto copy_loop = [&](Expr bound, std::vector<Stmt> stores) {
+    std::vector<Stmt> fill{Decl::make(i64t, slot, bin(BinaryOp::Sub, P(var(c)), var(first))),
+                           Decl::make(i64t, length, length_of(var(c)))};
+    auto copy_loop = [&](Expr bound) {
+        std::vector<Stmt> stores;
+        for (const auto& copy : copies)
+            stores.push_back(assign(at(var(copy.name), bin(BinaryOp::Add, var(slot), var(r))),
+                                    substitute(copy.load, j, var(c))));
         return For::make(Decl::make(i64t, r, i64(0)), bin(BinaryOp::Lt, var(r), std::move(bound)),
                          Increment::make(var(r)), Block::make(std::move(stores)));
     };
-    fill.push_back(If::make(bin(BinaryOp::Le, var(length), i64(kShort)),
-                            Block::make({copy_loop(i64(kShort), short_copy)}),
-                            Block::make({copy_loop(var(length), long_copy)})));
-    Stmt flat = Block::make(
-        {For::make(Decl::make(i64t, k, var(j)), bin(BinaryOp::Lt, var(k), var(c)), Increment::make(var(k)),
-                   Block::make(std::move(fill))),
-         Decl::make(i64t, last, P(var(c))),
-         For::make(Decl::make(nest->p_type, nest->p, var(first)), bin(BinaryOp::Lt, var(nest->p), var(last)),
-                   Increment::make(var(nest->p)), body),
-         assign(var(j), var(c))});
-    block.push_back(If::make(as_nest, Block::make({nested}), flat));
-    out.push_back(Decl::make(i64t, j, nest->lo));
-    out.push_back(While::make(bin(BinaryOp::Lt, var(j), nest->hi), Block::make(std::move(block))));
+    fill.push_back(If::make(bin(BinaryOp::Le, var(length), i64(kShort)), Block::make({copy_loop(i64(kShort))}),
+                            Block::make({copy_loop(var(length))})));
+    std::vector<Stmt> alone = f.body.as<Block>().stmts;
+    alone.push_back(Increment::make(var(j)));
+    std::vector<Stmt> block{
+        Decl::make(i64t, first, P(var(j))), Decl::make(i64t, c, var(j)),
+        For::make(std::nullopt,
+                  bin(BinaryOp::LogAnd, bin(BinaryOp::Lt, var(c), nest->hi),
+                      bin(BinaryOp::Le, bin(BinaryOp::Sub, P(plus(var(c), 1)), var(first)), i64(kBlock))),
+                  Increment::make(var(c)), Block::make(std::move(fill))),
+        If::make(bin(BinaryOp::Eq, var(c), var(j)), Block::make(std::move(alone)),
+                 Block::make({Decl::make(i64t, last, P(var(c))),
+                              For::make(Decl::make(nest->p_type, nest->p, var(first)),
+                                        bin(BinaryOp::Lt, var(nest->p), var(last)), Increment::make(var(nest->p)),
+                                        body),
+                              assign(var(j), var(c))}))};
+    Stmt flat = While::make(bin(BinaryOp::Lt, var(j), nest->hi), Block::make(std::move(block)));
+    // The nest as it was, where the runtime finds the fibres long, short or alike.
+    Stmt nested = For::make(std::nullopt, bin(BinaryOp::Lt, var(j), nest->hi), Increment::make(var(j)), f.body);
+    out.push_back(If::make(call(pays, {var(nest->positions), nest->lo, nest->hi}), Block::make({flat}),
+                           Block::make({nested})));
     return Block::make(std::move(out));
 }
 
