@@ -103,7 +103,7 @@ Stmt prefetch_fibres(const Stmt& body);
 /// consecutive, so one walk takes several fibres and B's inner exit no longer mispredicts once
 /// per fibre. When B does not read j, the nest becomes one walk over P[lo] .. P[hi]. When B reads
 /// j only in loads X[e(j)] (X a number array B does not write), and the runtime finds the fibres
-/// of 8 to 32 entries on average and of varying lengths (siskin_flat_walk.h), fibres are taken in
+/// of 8 to 16 entries on average and of varying lengths (siskin_flat_walk.h), fibres are taken in
 /// blocks of up to 1024 entries: each load is copied beside each of its fibre's entries (a fibre
 /// of 16 or fewer by 16 unconditional stores, the next fibre overwriting the overshoot), then one
 /// walk reads the copies; otherwise the nest runs as it was. Entries are visited in the same
