@@ -1,5 +1,6 @@
 #include "codegen/c_walk.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
@@ -318,6 +319,80 @@ std::string FreshNames::fresh(const std::string& base) {
     for (int k = 1; used_.count(name); ++k) name = base + "_" + std::to_string(k);
     used_.insert(name);
     return name;
+}
+
+bool holds(const Stmt& s, std::initializer_list<StmtKind> kinds) {
+    bool found = false;
+    for_each_node(s, {}, [&](const Stmt& n) {
+        found |= std::find(kinds.begin(), kinds.end(), n.kind()) != kinds.end();
+    });
+    return found;
+}
+
+namespace {
+
+void scan_writes(const Stmt& s, int loops, Writes& w) {
+    switch (s.kind()) {
+    case StmtKind::Decl: w.vars.insert(s.as<Decl>().name); return;
+    case StmtKind::Assign:
+    case StmtKind::Increment: {
+        const Expr& target = s.kind() == StmtKind::Assign ? s.as<Assign>().target
+                                                          : s.as<Increment>().target;
+        if (auto v = assigned_var(s)) w.vars.insert(*v);
+        Expr base = target;
+        while (base.kind() == ExprKind::Index) base = base.as<Index>().base;
+        if (base.kind() == ExprKind::Var) w.arrays.insert(base.as<Var>().name);
+        else if (target.kind() != ExprKind::Var) w.exits = true; // a store we cannot name
+        return;
+    }
+    case StmtKind::Break: w.exits |= loops == 0; return;
+    case StmtKind::Goto:
+    case StmtKind::Return:
+    case StmtKind::Label:
+    case StmtKind::Pragma: w.exits = true; return;
+    case StmtKind::If: {
+        const auto& n = s.as<If>();
+        scan_writes(n.then_body, loops, w);
+        if (n.else_body) scan_writes(*n.else_body, loops, w);
+        return;
+    }
+    case StmtKind::For: {
+        const auto& n = s.as<For>();
+        if (n.init) scan_writes(*n.init, loops, w);
+        if (n.step) scan_writes(*n.step, loops + 1, w);
+        scan_writes(n.body, loops + 1, w);
+        return;
+    }
+    case StmtKind::While: scan_writes(s.as<While>().body, loops + 1, w); return;
+    case StmtKind::Block:
+        for (const auto& c : s.as<Block>().stmts) scan_writes(c, loops, w);
+        return;
+    case StmtKind::Eval:
+        // A call statement may write anything through its arguments.
+        w.exits |= !is_pure(s.as<Eval>().expr);
+        return;
+    case StmtKind::Continue:
+    case StmtKind::Comment: return;
+    }
+}
+
+} // namespace
+
+Writes writes_of(const Stmt& body) {
+    Writes w;
+    scan_writes(body, 0, w);
+    return w;
+}
+
+bool unchanged(const Expr& e, const Writes& w) {
+    bool ok = is_pure(e);
+    for_each_expr(e, [&](const Expr& n) {
+        if (n.kind() == ExprKind::Var && w.vars.count(n.as<Var>().name)) ok = false;
+        if (n.kind() == ExprKind::Index && n.as<Index>().base.kind() == ExprKind::Var &&
+            w.arrays.count(n.as<Index>().base.as<Var>().name))
+            ok = false;
+    });
+    return ok;
 }
 
 } // namespace siskin::cast

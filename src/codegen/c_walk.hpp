@@ -1,6 +1,7 @@
 #pragma once
 // Walking and rebuilding the C AST (c_ast.hpp), for the cleanup passes of c_optimize.hpp.
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <optional>
@@ -63,6 +64,20 @@ bool is_arithmetic(const Expr& e);
 /// True when evaluating e has no effect but its value: no assignment, and calls only of the
 /// pure prelude and operator helpers (siskin_op_*, searches, min/max). Loads count as pure.
 bool is_pure(const Expr& e);
+
+/// Whether s holds a statement of one of the kinds (itself included).
+bool holds(const Stmt& s, std::initializer_list<StmtKind> kinds);
+
+/// What a loop body writes and how it may leave the iteration early: the passes that move or
+/// copy a load across iterations (prefetch_fibres, flat_fibre_walks) ask whether it can change.
+struct Writes {
+    std::set<std::string> vars;   // variables assigned, incremented or declared
+    std::set<std::string> arrays; // arrays stored into (the base variable of a[...] = ...)
+    bool exits = false;           // a break of this loop, a goto, a return, an unknown call or store
+};
+Writes writes_of(const Stmt& body);
+/// Whether e is pure and reads nothing that w writes (arrays and variables both).
+bool unchanged(const Expr& e, const Writes& w);
 
 /// The arrays of `arrays` that body reaches only as `a[...]` (or by assigning the pointer, as
 /// growing a buffer does): no copy of the pointer elsewhere can alias their elements.

@@ -20,47 +20,6 @@ constexpr int64_t kBlock = 1024;
 // (the next fibre's copies overwrite the overshoot), so filling takes no branch per fibre.
 constexpr int64_t kShort = 16;
 
-// Whether s leaves the loop it is in other than by its end, or cannot be reasoned about.
-bool leaves(const Stmt& s) {
-    bool out = false;
-    for_each_node(s, {}, [&](const Stmt& n) {
-        switch (n.kind()) {
-        case StmtKind::Break:
-        case StmtKind::Continue:
-        case StmtKind::Goto:
-        case StmtKind::Label:
-        case StmtKind::Return:
-        case StmtKind::Pragma:
-        case StmtKind::For:
-        case StmtKind::While: out = true; break;
-        case StmtKind::Eval: out |= !is_pure(n.as<Eval>().expr); break;
-        default: break;
-        }
-    });
-    return out;
-}
-
-// The variables and arrays s writes.
-void writes_of(const Stmt& s, std::set<std::string>& vars, std::set<std::string>& arrays) {
-    for_each_node(s, {}, [&](const Stmt& n) {
-        if (n.kind() == StmtKind::Decl) vars.insert(n.as<Decl>().name);
-        if (n.kind() != StmtKind::Assign && n.kind() != StmtKind::Increment) return;
-        if (auto v = assigned_var(n)) vars.insert(*v);
-        Expr base = n.kind() == StmtKind::Assign ? n.as<Assign>().target : n.as<Increment>().target;
-        while (base.kind() == ExprKind::Index) base = base.as<Index>().base;
-        if (base.kind() == ExprKind::Var) arrays.insert(base.as<Var>().name);
-        else vars.insert("");
-    });
-}
-
-bool reads_any(const Expr& e, const std::set<std::string>& names) {
-    bool hit = false;
-    for_each_expr(e, [&](const Expr& n) {
-        if (n.kind() == ExprKind::Var && names.count(n.as<Var>().name)) hit = true;
-    });
-    return hit;
-}
-
 // The element type of a pointer declared `T *x` with T a number type, else none.
 std::optional<Type> number_element(const std::map<std::string, Type>& decls, const std::string& name) {
     auto it = decls.find(name);
@@ -125,15 +84,13 @@ std::optional<Nest> nest_of(const For& f) {
 // not write, e reading nothing B writes), which become copies beside each entry.
 std::optional<Stmt> flatten(const For& f, const std::map<std::string, Type>& decls, FreshNames& names) {
     auto nest = nest_of(f);
-    if (!nest || leaves(nest->body)) return std::nullopt;
-    std::set<std::string> vars, arrays;
-    writes_of(nest->body, vars, arrays);
-    if (vars.count("") || vars.count(nest->j) || vars.count(nest->p) || vars.count(nest->p_end) ||
-        arrays.count(nest->positions) || mentions(nest->body, nest->p_end))
+    // A body with loops of its own keeps its nest: the copies pay for mispredicted exits of short
+    // fibres, not for longer bodies.
+    if (!nest || holds(nest->body, {StmtKind::For, StmtKind::While})) return std::nullopt;
+    const Writes w = writes_of(nest->body);
+    if (w.exits || w.vars.count(nest->j) || w.vars.count(nest->p) || w.vars.count(nest->p_end) ||
+        w.arrays.count(nest->positions) || mentions(nest->body, nest->p_end))
         return std::nullopt;
-    std::set<std::string> written = vars;
-    written.insert(arrays.begin(), arrays.end());
-    written.insert(nest->p);
 
     std::string first = names.fresh(nest->j + "_first");
     Expr at_entry = bin(BinaryOp::Sub, var(nest->p), var(first));
@@ -149,7 +106,7 @@ std::optional<Stmt> flatten(const For& f, const std::map<std::string, Type>& dec
         const auto& load = e.as<Index>();
         if (load.base.kind() != ExprKind::Var) return std::nullopt;
         auto type = number_element(decls, load.base.as<Var>().name);
-        if (!type || reads_any(e, written) || !is_pure(e)) return std::nullopt;
+        if (!type || !unchanged(e, w) || mentions(e, nest->p)) return std::nullopt;
         auto same = std::find_if(copies.begin(), copies.end(), [&](const Copy& c) { return same_expr(c.load, e); });
         if (same == copies.end()) {
             copies.push_back({e, names.fresh(load.base.as<Var>().name + "_at_entry"), *type});

@@ -131,15 +131,6 @@ Stmt rename_labels(const Stmt& s, const std::map<std::string, std::string>& rena
     }
 }
 
-// Whether s holds a statement of one of the kinds.
-bool holds(const Stmt& s, std::initializer_list<StmtKind> kinds) {
-    bool found = false;
-    for_each_node(s, [](const Expr&) {}, [&](const Stmt& n) {
-        found |= std::find(kinds.begin(), kinds.end(), n.kind()) != kinds.end();
-    });
-    return found;
-}
-
 // The one level of a 1-D sparse output (a sparselist vector indexed by the loop), which names no
 // positions: it holds at most one entry per iteration, its code grew the output's buffers for
 // every iteration before the loop (so thread t > 0 grows its own parts to its chunk's iterations

@@ -16,70 +16,6 @@ namespace {
 // iteration, few enough that the row is still in L1 when its walk starts.
 constexpr int64_t kDistance = 4;
 
-// What one loop body writes and how it may leave the iteration early.
-struct Writes {
-    std::set<std::string> vars;   // variables assigned, incremented or declared
-    std::set<std::string> arrays; // arrays stored into (the base variable of a[...] = ...)
-    bool exits = false;           // a break of this loop, a goto, or a return
-};
-
-void scan_writes(const Stmt& s, int loops, Writes& w) {
-    switch (s.kind()) {
-    case StmtKind::Decl: w.vars.insert(s.as<Decl>().name); return;
-    case StmtKind::Assign:
-    case StmtKind::Increment: {
-        const Expr& target = s.kind() == StmtKind::Assign ? s.as<Assign>().target
-                                                          : s.as<Increment>().target;
-        if (auto v = assigned_var(s)) w.vars.insert(*v);
-        Expr base = target;
-        while (base.kind() == ExprKind::Index) base = base.as<Index>().base;
-        if (base.kind() == ExprKind::Var) w.arrays.insert(base.as<Var>().name);
-        else if (target.kind() != ExprKind::Var) w.exits = true; // a store we cannot name
-        return;
-    }
-    case StmtKind::Break: w.exits |= loops == 0; return;
-    case StmtKind::Goto:
-    case StmtKind::Return:
-    case StmtKind::Label:
-    case StmtKind::Pragma: w.exits = true; return;
-    case StmtKind::If: {
-        const auto& n = s.as<If>();
-        scan_writes(n.then_body, loops, w);
-        if (n.else_body) scan_writes(*n.else_body, loops, w);
-        return;
-    }
-    case StmtKind::For: {
-        const auto& n = s.as<For>();
-        if (n.init) scan_writes(*n.init, loops, w);
-        if (n.step) scan_writes(*n.step, loops + 1, w);
-        scan_writes(n.body, loops + 1, w);
-        return;
-    }
-    case StmtKind::While: scan_writes(s.as<While>().body, loops + 1, w); return;
-    case StmtKind::Block:
-        for (const auto& c : s.as<Block>().stmts) scan_writes(c, loops, w);
-        return;
-    case StmtKind::Eval:
-        // A call statement may write anything through its arguments.
-        w.exits |= !is_pure(s.as<Eval>().expr);
-        return;
-    case StmtKind::Continue:
-    case StmtKind::Comment: return;
-    }
-}
-
-// Whether e reads nothing that w writes (arrays and variables both).
-bool unchanged(const Expr& e, const Writes& w) {
-    bool ok = is_pure(e);
-    for_each_expr(e, [&](const Expr& n) {
-        if (n.kind() == ExprKind::Var && w.vars.count(n.as<Var>().name)) ok = false;
-        if (n.kind() == ExprKind::Index && n.as<Index>().base.kind() == ExprKind::Var &&
-            w.arrays.count(n.as<Index>().base.as<Var>().name))
-            ok = false;
-    });
-    return ok;
-}
-
 // The arrays the counted loops over q read as Y[q] (Y a variable), in order of first use, and
 // the bound of the first such loop.
 struct Walk {
@@ -131,8 +67,7 @@ std::optional<Stmt> with_prefetch(const For& f, FreshNames& names) {
     if (!start.init || start.init->kind() != ExprKind::Index) return std::nullopt;
     const auto& fibre = start.init->as<Index>();
     if (fibre.index.kind() != ExprKind::Index || !mentions(fibre.index, v)) return std::nullopt;
-    Writes w;
-    scan_writes(f.body, 0, w);
+    Writes w = writes_of(f.body);
     if (w.exits || w.vars.count(v) || !unchanged(end, w) || !unchanged(*start.init, w))
         return std::nullopt;
     Walk walk = walked_arrays(f.body, start.name);
