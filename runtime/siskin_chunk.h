@@ -9,6 +9,19 @@
 
 #include <stdint.h>
 
+/* In a function of lo and hi: returns the smallest m in [lo, hi] whose weight (an expression of
+ * m that never decreases as m grows) reaches goal, by binary search. */
+#define SISKIN_FIRST_REACHING(weight_of_m, goal)                                                   \
+    do {                                                                                           \
+        int64_t a_ = lo, b_ = hi;                                                                  \
+        while (a_ < b_) {                                                                          \
+            int64_t m = a_ + (b_ - a_) / 2;                                                        \
+            if ((weight_of_m) < (goal)) a_ = m + 1;                                                \
+            else b_ = m;                                                                           \
+        }                                                                                          \
+        return a_;                                                                                 \
+    } while (0)
+
 /* The weight of iterations [lo, i): their count, plus their entries when pos is given. */
 #define SISKIN_DEFINE_CHUNK(suffix, T)                                                             \
     static inline int64_t siskin_loop_work_##suffix(const T *pos, int64_t lo, int64_t i) {        \
@@ -23,13 +36,7 @@
         int64_t total = siskin_loop_work_##suffix(pos, lo, hi);                                    \
         /* total * t / chunks without overflow: total < 2^62, t < 2^31 */                          \
         int64_t goal = (int64_t)((__int128)total * t / chunks);                                    \
-        int64_t a = lo, b = hi;                                                                    \
-        while (a < b) {                                                                            \
-            int64_t m = a + (b - a) / 2;                                                           \
-            if (siskin_loop_work_##suffix(pos, lo, m) < goal) a = m + 1;                           \
-            else b = m;                                                                            \
-        }                                                                                          \
-        return a;                                                                                  \
+        SISKIN_FIRST_REACHING(siskin_loop_work_##suffix(pos, lo, m), goal);                        \
     }
 
 /* Chunks of a loop whose rows may stop early (a reduction that stops at its first annihilating
@@ -59,13 +66,7 @@
         if (t <= 0) return lo;                                                                     \
         if (t >= chunks) return hi;                                                                \
         const __int128 goal = siskin_early_work_##suffix(pos, lo, hi, hi) * t / chunks;            \
-        int64_t a = lo, b = hi;                                                                    \
-        while (a < b) {                                                                            \
-            int64_t m = a + (b - a) / 2;                                                           \
-            if (siskin_early_work_##suffix(pos, lo, hi, m) < goal) a = m + 1;                      \
-            else b = m;                                                                            \
-        }                                                                                          \
-        return a;                                                                                  \
+        SISKIN_FIRST_REACHING(siskin_early_work_##suffix(pos, lo, hi, m), goal);                   \
     }
 
 SISKIN_DEFINE_CHUNK(i32, int32_t)
@@ -74,5 +75,6 @@ SISKIN_DEFINE_EARLY_CHUNK(i32, int32_t)
 SISKIN_DEFINE_EARLY_CHUNK(i64, int64_t)
 #undef SISKIN_DEFINE_CHUNK
 #undef SISKIN_DEFINE_EARLY_CHUNK
+#undef SISKIN_FIRST_REACHING
 
 #endif
