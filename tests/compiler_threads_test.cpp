@@ -257,7 +257,6 @@ const std::vector<std::pair<std::string, bool>> kMaskedBodies{{"y[i] |= A[i,j] &
 // has empty rows, a run of them, and rows as long as the matrix is wide. Then, on 20,000 rows
 // and the default work threshold, the complemented sparse mask runs on a team of 2 and 3.
 TEST(ThreadedKernels, MaskedVectorOutputsAreJoinedInOrder) {
-    const double inf = std::numeric_limits<double>::infinity();
     const int64_t n = 300;
     CoordinateList ab, aw, xb, xw;
     ab.ndims = aw.ndims = 2;
