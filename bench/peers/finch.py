@@ -5,9 +5,10 @@ in one process (run inside bench/peers/siskin_peers, which provides the module `
   while loop and the host loop between them) against SuiteSparse:GraphBLAS written as LAGraph
   writes them (native_graphblas.cpp: bfs, bellman_ford), at 1 thread each and at every core
   (GraphBLAS's own default is every core).
-- Erosion: examples/erosion.siskin on dense bytes and on runs (dense(0)/runlist(1)) against
-  OpenCV's cv2.erode with a 3x3 square, on binary images tiled from the shared sparse-images
-  digits (32x32) magnified 4x and 16x.
+- Erosion: examples/erosion.siskin on dense bytes, on runs (dense(0)/runlist(1)) with a dense
+  result, and run-length end to end (image, intermediate and result dense(0)/sparserunlist(1),
+  Finch's RLE format) against OpenCV's cv2.erode with a 3x3 square, on binary images tiled from
+  the shared sparse-images digits (32x32) magnified 4x and 16x.
 - Triangle counting: examples/triangles.siskin and triangles_gallop.siskin (the masked product
   walked and galloped) against GraphBLAS's C<L> = L * L' (plus_pair) and its sum.
 - Masked histogram: examples/histogram.siskin with the mask csr or runs against cv2.calcHist
@@ -69,6 +70,21 @@ def dense_tensor(v, type_name):
 
 def values_of(outputs, name):
     return np.asarray(outputs[name]["values"])
+
+
+# A bool image as rows of runs of set pixels with gaps of fill (Finch's RLE image format).
+RUNS = "dense(0)/sparserunlist(1)"
+
+
+def runs_to_dense(e):
+    """A dense(0)/sparserunlist(1) output (outputs()[name]) as a dense array: run q of row y
+    covers columns left[q] up to right[q], exclusive."""
+    runs = e["levels"][1]
+    out = np.full(e["shape"], e["fill"] == "true")
+    for y in range(e["shape"][0]):
+        for q in range(runs["pos"][y], runs["pos"][y + 1]):
+            out[y, runs["left"][q]:runs["right"][q]] = e["values"][q]
+    return out
 
 
 class Timed:
@@ -287,11 +303,15 @@ def erosion_rows(root, matrices, opts, cache_dir):
         # erosion.siskin.
         want = cv2.erode(u8, kernel) != 0
         dense = dense_tensor(image, "bool")
-        for fmt in ("dense", "dense(0)/runlist(1)"):
+        # (A's format, the format of tmp and E: "" dense), the last run-length end to end, as
+        # Finch stores an RLE image: the work follows the runs, not the pixels.
+        for fmt, out in (("dense", ""), ("dense(0)/runlist(1)", ""), (RUNS, RUNS)):
             a = dense if fmt == "dense" else native.convert_compiled(dense, fmt)[0]
-            prog = native.Program(text, {"A": a}, {"E": ""}, cache_dir, {"E": 2}, {}, 1)
+            outputs = {"E": out} | ({"tmp": out} if out else {})
+            prog = native.Program(text, {"A": a}, outputs, cache_dir, {n: 2 for n in outputs}, {}, 1)
             prog.run()
-            got = values_of(prog.outputs(), "E").reshape(image.shape)
+            e = prog.outputs()["E"]
+            got = runs_to_dense(e) if out else values_of(prog.outputs(), "E").reshape(image.shape)
             if not np.array_equal(got, want):
                 sys.exit(f"erosion ({fmt}) on {name}: differs from cv2.erode at {np.argwhere(got != want)[:5].tolist()}")
 
@@ -301,7 +321,8 @@ def erosion_rows(root, matrices, opts, cache_dir):
                 return (time.perf_counter() - t0) * 1e3, r
             med = time_interleaved({"siskin": Timed(lambda: (prog.run(), None)), "opencv": Timed(cv_run)},
                                    opts.min_runs, opts.budget_s)
-            rows.append({"app": f"erosion 3x3, A {fmt}", "input": name, "threads": 1, "ms": med,
+            label = f"A {fmt}" + (f", tmp and E {out}" if out else "")
+            rows.append({"app": f"erosion 3x3, {label}", "input": name, "threads": 1, "ms": med,
                          "compile_ms": prog.compile_ms})
     return rows
 
