@@ -39,6 +39,14 @@ void lower_shift(LowerCtx& ctx, const std::string& index, const Extent& ext, con
 /// The k-way merge of many sequences and steppers (lower_merge.cpp); false, emitting nothing,
 /// where the specialised lowering stays (few operands, or chunks that are not values).
 bool lower_merge(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
+/// The steppers' steps over ext (lower_stepper without its other styles): the two-finger merge
+/// of two sorted lists. `seeked`: the steppers were moved to ext.lo already.
+void lower_steps(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body,
+                 bool seeked = false);
+/// Two sorted lists whose body does nothing where either holds its fill (lower_intersection.cpp):
+/// the merge when their lengths are alike, else the shorter walked and the longer galloped,
+/// chosen at run time; false, emitting nothing, where that does not apply.
+bool lower_intersection(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 /// No looplet left: a plain loop that binds the index, or the collapsed body.
 void lower_plain(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body);
 

@@ -4,6 +4,9 @@
 //
 // A lone stepper over positions p..end of a list whose last chunk ends where the extent ends is
 // lowered as `for (; p < end; p++)`, the loop a person would write for CSR.
+//
+// Two sorted lists that only meet (a dot product) go to lower_intersection first, which
+// chooses between these steps and a walk of the shorter galloping the longer at run time.
 #include "compiler/lower.hpp"
 #include "looplets/truncate.hpp"
 #include "compiler/vocabulary.hpp"
@@ -48,10 +51,16 @@ LStmt step_body(LowerCtx& ctx, const std::string& index, const Extent& ext, cons
 } // namespace
 
 void lower_stepper(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body) {
-    if (lower_merge(ctx, index, ext, body)) return; // many operands: linear code
+    if (lower_merge(ctx, index, ext, body)) return;        // many operands: linear code
+    if (lower_intersection(ctx, index, ext, body)) return; // two lists, lengths chosen at run time
+    lower_steps(ctx, index, ext, body);
+}
+
+void lower_steps(LowerCtx& ctx, const std::string& index, const Extent& ext, const LStmt& body, bool seeked) {
     auto nodes = unfurled_of(body, index, LoopletKind::Stepper);
     Prover& pr = ctx.prover();
-    for (const auto* u : nodes) ctx.emit(u->looplet->as<Stepper>()->seek(ctx, ext.lo));
+    if (!seeked)
+        for (const auto* u : nodes) ctx.emit(u->looplet->as<Stepper>()->seek(ctx, ext.lo));
 
     std::string start_name = ctx.fresh(index + "_start");
     cast::Expr start = cast::var(start_name);
