@@ -77,4 +77,17 @@ SISKIN_DEFINE_EARLY_CHUNK(i64, int64_t)
 #undef SISKIN_DEFINE_EARLY_CHUNK
 #undef SISKIN_FIRST_REACHING
 
+/* Dynamic chunks: a loop whose iterations write only their own rows of dense outputs (and scalar
+ * partials) is cut into `per_thread` chunks per thread of the team (siskin_chunk_first over that
+ * count), and each thread takes the next chunk nobody took yet (siskin_next_chunk on a counter the
+ * region shares) until none is left, so that a thread the system delays, or a chunk whose rows
+ * cost more than their weight says (email-Enron's short rows: by rows plus entries the second of
+ * two static chunks took 6x as long as the first in its row sums), does not hold up the region.
+ * Chunk c's iterations, and its partials (folded in chunk order), depend on the chunk count only,
+ * never on which thread took it. */
+static inline int siskin_chunk_count(int team, int per_thread) { return team * per_thread; }
+
+/* The next chunk not yet taken (at or past the chunk count: none left). */
+static inline int64_t siskin_next_chunk(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
+
 #endif

@@ -1,14 +1,16 @@
 /* The C that kernels with a parallel loop include (after siskin_prelude.h), compiled with
- * -fopenmp: how a loop's iterations are cut into one chunk per thread, how an error raised in a
+ * -fopenmp: how a loop's iterations are cut into chunks, how an error raised in a
  * chunk reaches the kernel's return value, and the per-thread parts of sparse outputs and
  * workspaces (below).
  *
  * A chunk is a range of consecutive iterations. Chunks are balanced by work: an iteration i
  * weighs 1 plus the entries of the fibre it walks (pos[i + 1] - pos[i] of the level below the
  * loop's), so that a power-law matrix, whose rows differ a thousandfold, gives each thread about
- * the same number of entries rather than of rows. Thread t takes chunk t, so the iterations a
- * thread runs, and the order it runs them in, depend on the thread count only, never on the
- * scheduling.
+ * the same number of entries rather than of rows. A loop with per-thread parts (below) runs one
+ * chunk per thread, thread t chunk t; a loop that writes only its own rows of dense outputs and
+ * scalar partials runs several chunks per thread, each thread taking the next chunk left
+ * (siskin_next_chunk, siskin_chunk.h). Either way a chunk's iterations, and the order they run
+ * in, depend on the thread count only, never on the scheduling.
  */
 #ifndef SISKIN_PARALLEL_H
 #define SISKIN_PARALLEL_H

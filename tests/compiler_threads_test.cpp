@@ -472,6 +472,74 @@ TEST(ThreadedKernels, RowsThatStopEarlyAreCutByRowsMoreThanByEntries) {
         }
 }
 
+// Dynamic chunks (siskin_next_chunk): threads taking chunks from one counter get every chunk
+// once; and loops that write only their own rows run as several chunks per thread, which give
+// the reference's values (and a float row or scalar sum the same bits from run to run) on
+// matrices with fewer rows than chunks, one row holding every entry, and no entries at all.
+TEST(ThreadedKernels, DynamicChunksAreEachTakenOnce) {
+    for (int takers : {1, 2, 3, 7}) {
+        const int64_t chunks = siskin_chunk_count(takers, 8);
+        EXPECT_EQ(chunks % takers, 0);
+        EXPECT_GE(chunks, takers);
+        int64_t next = 0;
+        std::vector<std::vector<int64_t>> taken(takers);
+        std::vector<std::thread> team;
+        for (int t = 0; t < takers; ++t)
+            team.emplace_back([&, t] {
+                for (int64_t c = siskin_next_chunk(&next); c < chunks; c = siskin_next_chunk(&next)) taken[t].push_back(c);
+            });
+        for (auto& th : team) th.join();
+        std::vector<int> times(chunks, 0);
+        for (const auto& mine : taken)
+            for (int64_t c : mine) ++times.at(c);
+        for (int64_t c = 0; c < chunks; ++c) EXPECT_EQ(times[c], 1) << "takers " << takers << " chunk " << c;
+    }
+}
+
+TEST(ThreadedKernels, DynamicChunksCoverEveryRowOnceWhateverTheRows) {
+    // 3 rows (fewer than the chunks of 2 threads), 300 rows of which one holds every entry (a
+    // row as long as the matrix is wide), and 300 empty rows.
+    CoordinateList few, one_long;
+    few.ndims = one_long.ndims = 2;
+    for (int64_t j = 0; j < 200; ++j) {
+        if (j % 3 == 0) few.add(std::vector<int64_t>{1, j}, Scalar::of(static_cast<double>(j % 7) - 3));
+        if (j % 5 == 2) few.add(std::vector<int64_t>{2, j}, Scalar::of(static_cast<double>(j % 4) + 1));
+        one_long.add(std::vector<int64_t>{217, j}, Scalar::of(static_cast<double>(j % 9) - 4));
+    }
+    const Format csr = Format::parse("csr", 2);
+    const std::vector<std::pair<std::string, Tensor>> matrices = {
+        {"3 rows", Tensor::from_coordinates({3, 200}, ValueType::Float64, Scalar::of(0.0), csr, few)},
+        {"one long row", Tensor::from_coordinates({300, 200}, ValueType::Float64, Scalar::of(0.0), csr, one_long)},
+        {"empty", Tensor::from_coordinates({300, 200}, ValueType::Float64, Scalar::of(0.0), csr, CoordinateList{2, {}, {}})},
+    };
+    Tensor x = random_tensor_of({200}, "dense", 0.9, Scalar::of(0.0), 31,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) - 2); });
+    Tensor B = random_tensor_of({200, 3}, "dense", 0.8, Scalar::of(0.0), 32,
+                                [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) + 1); });
+    const std::vector<std::string> programs = {"y[i] += A[i, j] * x[j]", "C[i, k] += A[i, j] * B[j, k]",
+                                               "s[] += A[i, j] * x[j]", "for i, j { y[i] += A[i, j] * x[j]; s[] += A[i, j] }"};
+    for (const auto& [name, A] : matrices)
+        for (const auto& text : programs) {
+            ir::Program program = ir::parse_program(text);
+            std::map<std::string, const Tensor*> inputs{{"A", &A}};
+            if (text.find("x[") != std::string::npos) inputs.emplace("x", &x);
+            if (text.find("B[") != std::string::npos) inputs.emplace("B", &B);
+            auto want = evaluate_reference(program, inputs);
+            for (int threads : kThreadCounts) {
+                SCOPED_TRACE(text + " on " + name + ", threads " + std::to_string(threads));
+                CompiledProgram k = compile_for(program, inputs, {}, threaded(threads));
+                EXPECT_EQ(k.kernel->c_source().find("siskin_next_chunk(") != std::string::npos, threads > 1);
+                for (int run = 0; run < 3; ++run) {
+                    auto got = k.run(inputs);
+                    EXPECT_EQ(k.kernel->impl().last_threads().kernel, threads);
+                    for (const auto& [out, w] : want)
+                        EXPECT_TRUE(same_output(w, got.at(out))) << out << ": reference " << w.to_string()
+                                                                 << "\ncompiled " << got.at(out).to_string();
+                }
+            }
+        }
+}
+
 TEST(ThreadedKernels, ATransposedTemporaryAboveTheThresholdIsSharedAndTheSame) {
     // The CSC copy of a CSR matrix reads it through a transposed temporary (concordize), which
     // Kernel::run makes with the counting-sort transpose on the kernel's threads: 1000 x 1000

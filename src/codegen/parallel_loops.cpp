@@ -103,6 +103,9 @@ void scan(const Stmt& s, int loops, BodyScan& w) {
 // and a CSR add's 134.
 constexpr int kCopiedStatements = 48;
 
+// Chunks per thread of a loop whose chunks are handed out dynamically (siskin_chunk_count).
+constexpr int kChunksPerThread = 8;
+
 int statements(const Stmt& s) {
     int n = 0;
     for_each_node(s, [](const Expr&) {}, [&](const Stmt&) { ++n; });
@@ -274,15 +277,27 @@ private:
         Expr weight = mark->weight.empty()
                           ? Cast::make(i64_type().as_const().pointer(), i64(0))
                           : var(mark->weight);
-        auto chunk_start = [&](Expr t) {
+        auto chunk_start = [&](Expr t, Expr count) {
             const bool early = mark->stops_early && !mark->weight.empty();
             return call(std::string(early ? "siskin_chunk_first_early_" : "siskin_chunk_first_") + suffix,
-                        {weight, var(lo_name), var(hi_name), std::move(t), var(n.team)});
+                        {weight, var(lo_name), var(hi_name), std::move(t), std::move(count)});
         };
 
-        bool returns = false;
-        Stmt chunk_body = redirect_returns(f.body, var(n.status), var(n.failed), var(n.thread), end, returns);
         const bool has_parts = !mark->appends.empty() || !mark->workspaces.empty() || !mark->partials.empty();
+        // Dynamic chunks (siskin_next_chunk): a loop that writes only its own rows of dense
+        // outputs and scalar partials runs kChunksPerThread chunks per thread, each thread
+        // taking the next chunk when it is done, so that a thread the system delays, or a chunk
+        // slower than its weight says, does not hold up the others. A chunk's rows and its
+        // partials depend on the chunk count only, never on which thread ran it. Per-thread
+        // parts (appends, workspaces, column copies) keep one chunk per thread, whose parts are
+        // joined in thread order; slices (a loop whose work is given) are equal runs already.
+        const bool dynamic = !has_parts && !mark->work;
+        std::string chunk_index = names_.fresh("siskin_chunk_index"), chunks = names_.fresh("siskin_chunks");
+        std::string next_chunk = names_.fresh("siskin_chunks_taken");
+        const Expr chunk_id = dynamic ? var(chunk_index) : var(n.thread);
+
+        bool returns = false;
+        Stmt chunk_body = redirect_returns(f.body, var(n.status), var(n.failed), chunk_id, end, returns);
         const bool needs_status = returns || has_parts;
 
         std::vector<Stmt> before; // before the region
@@ -290,10 +305,18 @@ private:
         std::vector<Stmt> region{
             Decl::make(int_type().as_const(), n.thread, call("omp_get_thread_num", {})),
             Decl::make(int_type().as_const(), n.team, call("omp_get_num_threads", {})),
-            Decl::make(i64_type().as_const(), n.from, chunk_start(var(n.thread))),
-            Decl::make(i64_type().as_const(), n.to, chunk_start(bin(BinaryOp::Add, var(n.thread), int_lit(1)))),
-            If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), Eval::make(call("siskin_note_team", {var(n.team)}))),
         };
+        if (dynamic) {
+            before.push_back(Decl::make(i64_type(), next_chunk, i64(0)));
+            region.push_back(Decl::make(int_type().as_const(), chunks,
+                                        call("siskin_chunk_count", {var(n.team), int_lit(kChunksPerThread)})));
+        } else {
+            region.push_back(Decl::make(i64_type().as_const(), n.from, chunk_start(var(n.thread), var(n.team))));
+            region.push_back(Decl::make(i64_type().as_const(), n.to,
+                                        chunk_start(bin(BinaryOp::Add, var(n.thread), int_lit(1)), var(n.team))));
+        }
+        region.push_back(
+            If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)), Eval::make(call("siskin_note_team", {var(n.team)}))));
         // The statements of the scope in which the per-thread names stand for this thread's own.
         std::vector<Stmt> inner, inner_end, after_inner, release, after;
 
@@ -301,10 +324,16 @@ private:
         // body updates it), kept per chunk in an array, folded after the region in chunk order.
         std::string team_used = names_.fresh("siskin_team_used");
         std::vector<Stmt> fold;
+        std::vector<Stmt> chunk_open, chunk_close; // a dynamic chunk's partials: started, kept
         for (const auto& r : mark->reductions) {
             std::string array = names_.fresh(r.var + "_partials");
-            before.push_back(slot_array(r.type, array));
-            after_inner.push_back(assign(at(var(array), var(n.thread)), var(r.var)));
+            before.push_back(slot_array(r.type, array, dynamic ? kChunksPerThread : 1));
+            if (dynamic) {
+                chunk_open.push_back(assign(var(r.var), r.identity));
+                chunk_close.push_back(assign(at(var(array), var(chunk_index)), var(r.var)));
+            } else {
+                after_inner.push_back(assign(at(var(array), var(n.thread)), var(r.var)));
+            }
             std::string t = names_.fresh("siskin_chunk");
             fold.push_back(For::make(Decl::make(int_type(), t, int_lit(0)),
                                      bin(BinaryOp::Lt, var(t), var(team_used)), Increment::make(var(t)),
@@ -313,7 +342,7 @@ private:
         if (!mark->reductions.empty()) {
             before.insert(before.begin(), Decl::make(int_type(), team_used, int_lit(1)));
             region.push_back(If::make(bin(BinaryOp::Eq, var(n.thread), int_lit(0)),
-                                      assign(var(team_used), var(n.team))));
+                                      assign(var(team_used), var(dynamic ? chunks : n.team))));
         }
         for (const auto& r : mark->reductions) region.push_back(Decl::make(r.type, r.var, r.identity));
 
@@ -403,6 +432,22 @@ private:
 
         Stmt chunk = For::make(Decl::make(i64_type(), v, var(n.from)), bin(BinaryOp::Lt, var(v), var(n.to)),
                                Increment::make(var(v)), chunk_body);
+        if (dynamic) {
+            // for (c = next(); c < chunks; c = next()) { rows of chunk c; its partials kept }
+            std::vector<Stmt> one{
+                Decl::make(i64_type().as_const(), n.from, chunk_start(var(chunk_index), var(chunks))),
+                Decl::make(i64_type().as_const(), n.to,
+                           chunk_start(bin(BinaryOp::Add, var(chunk_index), int_lit(1)), var(chunks))),
+            };
+            for (auto& s : chunk_open) one.push_back(std::move(s));
+            one.push_back(chunk);
+            if (returns) one.push_back(Label::make(end));
+            for (auto& s : chunk_close) one.push_back(std::move(s));
+            Expr take = call("siskin_next_chunk", {un(UnaryOp::AddressOf, var(next_chunk))});
+            chunk = For::make(Decl::make(i64_type(), chunk_index, take), bin(BinaryOp::Lt, var(chunk_index), var(chunks)),
+                              assign(var(chunk_index), take), Block::make(std::move(one)));
+            returns = false; // the label is in the chunk
+        }
         if (has_ready)
             chunk = If::make(bin(BinaryOp::Ne, var(ready), var("SISKIN_OK")),
                              Eval::make(call("siskin_chunk_failed",
@@ -481,10 +526,12 @@ private:
     static Type int_type() { return Type::named("int"); }
     static Expr int_lit(int32_t k) { return lit(Scalar::of(k)); }
 
-    // One slot per thread the region may have, on the stack (no value type is wider than 8 bytes).
-    Stmt slot_array(const Type& element, const std::string& name) const {
+    // `per_thread` slots per thread the region may have, on the stack (no value type is wider
+    // than 8 bytes).
+    Stmt slot_array(const Type& element, const std::string& name, int per_thread = 1) const {
         Type pointer = element.pointer();
-        return Decl::make(pointer, name, Cast::make(pointer, call("__builtin_alloca", {i64(int64_t{threads_} * 8)})));
+        return Decl::make(pointer, name,
+                          Cast::make(pointer, call("__builtin_alloca", {i64(int64_t{threads_} * per_thread * 8)})));
     }
 
     // A buffer that each thread but the first has its own of: in the inner scope its names stand
