@@ -131,7 +131,7 @@ static inline void siskin_part_free(siskin_buffer *own, size_t elem_size) {
     *own = siskin_part_empty();
 }
 
-/* Append buffers kept from one call to the next. Made anew in each call, thread t > 0's buffers
+/* Append buffers (and workspace copies) kept from one call to the next. Made anew in each call, thread t > 0's buffers
  * grew from nothing and every page of them was a fresh one, faulted in (zeroed by the system) on
  * first touch and unmapped at the end: for a sparse add of 10^5 entries that cost more than the
  * chunk itself, and two threads ran slower than one. So thread t keeps them at the end of a call

@@ -600,6 +600,29 @@ TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls)
     expect_calls_agree(kernel, inputs_of, want, "C");
 }
 
+TEST(ThreadedKernels, KeptWorkspaceCopiesServeCallsOfEverySizeAndOverlappingCalls) {
+    // Threads t > 0 keep their copies of the Gustavson workspace from one call to the next (each
+    // call copies the kernel's workspace into them again): SpGEMM into CSR on denser and sparser
+    // products, then from four host threads at once, all give the reference.
+    ir::Program program = ir::parse_program("for i, k, j { C[i, j] += A[i, k] * B[k, j] }");
+    OutputSpec csr;
+    csr.format = Format::parse("csr", 2);
+    std::map<std::string, OutputSpec> specs{{"C", csr}};
+    auto integers = [](double u) { return std::floor(u * 9) - 4; };
+    std::vector<std::pair<Tensor, Tensor>> operands;
+    for (double density : {0.3, 0.02, 0.5, 0.1})
+        operands.emplace_back(random_matrix_of(70, 40, density, "csr", 90 + operands.size(), 0.0, integers),
+                              random_matrix_of(40, 90, density, "csr", 95 + operands.size(), 0.0, integers));
+    auto inputs_of = [&](size_t k) {
+        return std::map<std::string, const Tensor*>{{"A", &operands[k].first}, {"B", &operands[k].second}};
+    };
+    std::vector<Tensor> want;
+    for (size_t k = 0; k < operands.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k), specs).at("C"));
+    CompiledProgram kernel = compile_for(program, inputs_of(0), specs, threaded(3));
+    EXPECT_NE(kernel.kernel->c_source().find("siskin_part_copy"), std::string::npos);
+    expect_calls_agree(kernel, inputs_of, want, "C");
+}
+
 TEST(ThreadedKernels, KeptColumnSumCopiesServeOneCallAfterAnotherAndOverlappingCalls) {
     // Threads t > 0 keep their copies of y from one call to the next, as append buffers are
     // (filled with the identity again in each call): calls on denser and sparser matrices, then

@@ -346,8 +346,17 @@ private:
         }
         for (const auto& r : mark->reductions) region.push_back(Decl::make(r.type, r.var, r.identity));
 
-        // Workspaces: thread t > 0 copies them as they are before the loop; the first thread
-        // starts on the kernel's own once every copy is made.
+        // A call claims the kernel's kept buffers (siskin_parts_claim) for its threads: the
+        // parts of appends, column copies and workspaces.
+        std::string claimed = names_.fresh("siskin_claimed");
+        const bool claims = has_parts;
+        if (claims) before.push_back(Decl::make(int_type().as_const(), claimed, call("siskin_parts_claim", {})));
+
+        // Workspaces: thread t > 0 copies them as they are before the loop, into buffers kept
+        // from one call to the next (fresh ones cost a page fault a page, 7-13 us each on the
+        // 2-core VM of bench/results/threads: 168 a call of SpGEMM on uniform 20000^2, 2 ms
+        // while the first thread waited at the barrier below); the first thread starts on the
+        // kernel's own once every copy is made.
         std::string ready = names_.fresh("siskin_ready");
         const bool has_ready = !mark->workspaces.empty() || !mark->partials.empty() ||
                                std::any_of(mark->appends.begin(), mark->appends.end(),
@@ -356,7 +365,7 @@ private:
         if (!mark->workspaces.empty()) {
             for (const auto& ws : mark->workspaces) {
                 for (const auto& p : ws.parts) {
-                    PartNames pn = declare_part(p, n, region, inner, release, after);
+                    PartNames pn = declare_part(p, n, region, inner, release, after, claimed);
                     Expr copy = call("siskin_part_copy", {un(UnaryOp::AddressOf, var(pn.own)), var(pn.shared),
                                                           i64(p.element_size)});
                     region.push_back(If::make(bin(BinaryOp::LogAnd, bin(BinaryOp::Gt, var(n.thread), int_lit(0)),
@@ -374,10 +383,6 @@ private:
 
         // Appends: thread t > 0 counts from 0 into buffers of its own; the parts are joined
         // after the chunks (join_append).
-        // A call claims the kernel's kept append buffers (siskin_parts_claim) for its threads.
-        std::string claimed = names_.fresh("siskin_claimed");
-        const bool claims = !mark->appends.empty() || !mark->partials.empty();
-        if (claims) before.push_back(Decl::make(int_type().as_const(), claimed, call("siskin_parts_claim", {})));
         // Partial outputs: thread t > 0 reduces into a copy of its own from the identity (kept
         // from one call to the next as an append's parts are); the copies are folded after the
         // chunks (fold_partial).
@@ -537,9 +542,9 @@ private:
     // A buffer that each thread but the first has its own of: in the inner scope its names stand
     // for this thread's buffer; after the region the kernel's data pointer is read again (the
     // first thread may have grown it).
-    // `claimed` (an append's parts): thread t > 0 starts from the buffer it kept in the kernel's
-    // last call and keeps it for the next (siskin_part_start, siskin_part_end); empty: a
-    // workspace's copy, made and freed in each call.
+    // `claimed` (the parts of appends, column copies and workspaces): thread t > 0 starts from
+    // the buffer it kept in the kernel's last call and keeps it for the next (siskin_part_start,
+    // siskin_part_end); empty: made and freed in each call.
     PartNames declare_part(const ParallelLoop::Part& p, const Names& n, std::vector<Stmt>& region,
                            std::vector<Stmt>& inner, std::vector<Stmt>& release, std::vector<Stmt>& after,
                            const std::string& claimed = "") {
