@@ -714,6 +714,17 @@ TEST(CodegenFlatFibreWalks, BodyThatDoesNotReadTheFibreIsOneWalk) {
     EXPECT_EQ(c.find("p_end"), std::string::npos) << c;
 }
 
+// An else-if chain (lower_intersection's three-way choice) holds an If where an else body
+// would be; the pass maps the chain's bodies (map_bodies) and flattens a nest in its last else.
+TEST(CodegenFlatFibreWalks, ElseIfChainsAreWalkedIntoTheirBodies) {
+    Stmt inner = If::make(bin(BinaryOp::Lt, var("n"), i64(2)), Block::make({}),
+                          Block::make({column_nest({scatter(at(var("v"), var("p")))})}));
+    Stmt chain = If::make(bin(BinaryOp::Lt, var("n"), i64(1)), Block::make({}), inner);
+    std::string c = run_flat({chain});
+    EXPECT_NE(c.find("} else if (n < 2LL) {"), std::string::npos) << c;
+    EXPECT_NE(c.find("for (int64_t p = P[0LL]; p < j_last; p++) {"), std::string::npos) << c;
+}
+
 // Left alone: a nest inside another loop (the copies' room comes from the stack once), a body
 // that writes through j, reads j other than in a load, leaves the walk, loops, or writes P.
 TEST(CodegenFlatFibreWalks, LeavesNestsWhereTheWalkOrderOrTheStackWouldChange) {

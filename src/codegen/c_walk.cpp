@@ -118,7 +118,9 @@ Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f) {
     case StmtKind::If: {
         const auto& n = s.as<If>();
         std::optional<Stmt> otherwise;
-        if (n.else_body) otherwise = f(*n.else_body);
+        // An else-if's else is the next If of the chain, not a body: its bodies are mapped.
+        if (n.else_body)
+            otherwise = n.else_body->kind() == StmtKind::If ? map_bodies(*n.else_body, f) : f(*n.else_body);
         return If::make(n.cond, f(n.then_body), otherwise);
     }
     case StmtKind::For: {

@@ -24,8 +24,9 @@ Expr rewrite_expr(const Expr& e, const std::function<std::optional<Expr>(const E
 /// s with rewrite_expr applied to every expression it holds, at every depth.
 Stmt rewrite_exprs(const Stmt& s, const std::function<std::optional<Expr>(const Expr&)>& f);
 
-/// s rebuilt with f applied to the bodies it holds: then and else of an If, the body of a For, While
-/// or Pragma. Any other statement (a Block included: passes treat blocks themselves) is s itself.
+/// s rebuilt with f applied to the bodies it holds: then and else of an If (each then and the last
+/// else of an else-if chain), the body of a For, While or Pragma. Any other statement (a Block
+/// included: passes treat blocks themselves) is s itself.
 Stmt map_bodies(const Stmt& s, const std::function<Stmt(const Stmt&)>& f);
 
 /// s with the adjacent statements of every block, at every depth, merged where pair(a, b)

@@ -46,7 +46,6 @@ Walk walked_arrays(const Stmt& body, const std::string& q) {
 Stmt prefetch(const Stmt& s, FreshNames& names);
 
 Stmt prefetch_body(const Stmt& body, FreshNames& names) {
-    if (body.kind() != StmtKind::Block) return prefetch(body, names); // an else-if's If
     std::vector<Stmt> out;
     for (const auto& c : body.as<Block>().stmts) out.push_back(prefetch(c, names));
     return Block::make(std::move(out));
