@@ -258,4 +258,24 @@ static inline int64_t siskin_gallop_i64(const int64_t *a, int64_t lo, int64_t hi
     return siskin_lower_bound_i64(a, lo + 1, end, x);
 }
 
+/* Galloping downwards: siskin_lower_bound_*(a, lo, hi, x) - 1 (the last k in [lo, hi) with
+ * a[k] < x, or lo - 1 when there is none) in O(log d) steps where d is the distance from hi - 1 to
+ * the answer. A list read from its end (wrappers/reverse.hpp) seeks with it, so a seek that
+ * moves a few entries costs a few probes. */
+#define SISKIN_DEFINE_GALLOP_DOWN(suffix, T)                                                       \
+    static inline int64_t siskin_gallop_down_##suffix(const T *a, int64_t lo, int64_t hi, T x) {  \
+        if (hi <= lo || a[hi - 1] < x) return hi - 1;                                              \
+        /* Invariant: a[hi - 1] >= x. Probe hi-2, hi-4, hi-8, ... until one is below x. */         \
+        int64_t step = 1;                                                                          \
+        while (step < hi - lo && a[hi - 1 - step] >= x) {                                          \
+            hi -= step;                                                                            \
+            step *= 2;                                                                             \
+        }                                                                                          \
+        int64_t from = step < hi - lo ? hi - 1 - step : lo; /* a[from] < x, or from == lo */      \
+        return siskin_lower_bound_##suffix(a, from, hi - 1, x) - 1;                                \
+    }
+SISKIN_DEFINE_GALLOP_DOWN(i32, int32_t)
+SISKIN_DEFINE_GALLOP_DOWN(i64, int64_t)
+#undef SISKIN_DEFINE_GALLOP_DOWN
+
 #endif /* SISKIN_PRELUDE_H */

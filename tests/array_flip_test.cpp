@@ -104,14 +104,14 @@ TEST(ArrayFlip, SparseResultsOfBackwardReadsStoreTheSameEntries) {
     EXPECT_EQ(s.shape(), std::vector<int64_t>{3});
     EXPECT_EQ(ints(s.level(0).buffer("crd")), (std::vector<int64_t>{1, 2}));
     EXPECT_EQ(doubles(s.values()), (std::vector<double>{2, 1}));
-    // The kernel walks the list downwards (q--) with one search for the window's start (the
-    // seek), not one per coordinate as a located read would.
+    // The kernel walks the list downwards (q--), seeking the window's start and, past each
+    // chunk, the next coordinate on the stride by galloping down from where it is, not with a
+    // search of the whole list per coordinate as a located read would.
     ArrayProgram ap = b[{IndexItem::slice(8, 0, -3)}].lower(vec.format);
     std::string c = compile_for(ap.program, ap.input_pointers(), ap.outputs, test_options())
                         .kernel->c_source();
-    size_t first = c.find("siskin_lower_bound_i");
-    EXPECT_NE(first, std::string::npos) << c;
-    EXPECT_EQ(c.find("siskin_lower_bound_i", first + 1), std::string::npos) << c;
+    EXPECT_NE(c.find("siskin_gallop_down_i"), std::string::npos) << c;
+    EXPECT_EQ(c.find("siskin_lower_bound_i"), std::string::npos) << c;
     EXPECT_NE(c.find(" - 1LL;"), std::string::npos) << c; // q = q - 1
 }
 

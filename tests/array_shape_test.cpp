@@ -132,6 +132,27 @@ TEST(ArrayShapes, DenseCollapsePlusSparseVectorHasNoSparseOnlyTail) {
     EXPECT_EQ(k.kernel->last_work(), 6 + 6) << k.kernel->c_source();
 }
 
+// A split of a compressed vector into rows of 64: the row loop steps through b's entries by their
+// row's stop, and the entries of a row all end at the same one. The loop seeks past them once a
+// row is done (Stepper::seek_past_empty), so its steps follow the rows, not the entries: each
+// row's entries are visited once, by the column loop.
+TEST(ArrayShapes, SplitIntoLongRowsStepsOncePerRow) {
+    auto value = [](std::mt19937_64& r) { return Scalar::of(static_cast<double>(r() % 5) + 1.0); };
+    const int64_t rows = 30, cols = 64;
+    for (const char* out : {"csr", "coo"}) {
+        Tensor tb = random_tensor_of({rows * cols}, "sparselist(0)", 0.5, Scalar::of(0.0), 21, value);
+        Array b(tb, "b");
+        Array C = reshape(b, {rows, cols});
+        ArrayProgram p = C.lower(Format::parse(out, 2));
+        CompileOptions counted = test_options();
+        counted.count_work = true;
+        CompiledProgram k = compile_for(p.program, p.input_pointers(), p.outputs, counted);
+        expect_reference(C, k.run(p.input_pointers()).at(p.result));
+        // About 32 entries a row: stepping the row loop per entry would cost ~2 x stored.
+        EXPECT_LE(k.kernel->last_work(), tb.stored() + 5 * rows) << out << "\n" << k.kernel->c_source();
+    }
+}
+
 // 23. The lattice cases of the notes as work counts (looplets stand for the iteration lattice):
 // each kernel's steps follow the stored entries of its sparse operands, never the coordinates
 // between them, and each result matches the reference evaluator.

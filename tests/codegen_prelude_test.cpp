@@ -59,6 +59,12 @@ int64_t gallop_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
 int64_t gallop_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
     return siskin_gallop_i64(a, lo, hi, x);
 }
+int64_t gallop_down_i32(const int32_t *a, int64_t lo, int64_t hi, int32_t x) {
+    return siskin_gallop_down_i32(a, lo, hi, x);
+}
+int64_t gallop_down_i64(const int64_t *a, int64_t lo, int64_t hi, int64_t x) {
+    return siskin_gallop_down_i64(a, lo, hi, x);
+}
 int64_t min_max(int64_t a, int64_t b) { return siskin_min_i64(a, b) * 1000 + siskin_max_i64(a, b); }
 void sort_touched_i32(int32_t *a, int64_t n, const bool *used, int64_t dim, int32_t *tmp) {
     siskin_sort_touched_i32(a, n, used, dim, tmp);
@@ -253,7 +259,8 @@ TEST_F(CodegenPrelude, AllocationFailureIsReportedAndLeavesTheBufferAlone) {
 }
 
 template <class T> void check_searches(int64_t (*lower)(const T*, int64_t, int64_t, T),
-                                       int64_t (*gallop)(const T*, int64_t, int64_t, T), T big) {
+                                       int64_t (*gallop)(const T*, int64_t, int64_t, T),
+                                       int64_t (*gallop_down)(const T*, int64_t, int64_t, T), T big) {
     std::mt19937_64 rng(7);
     for (int round = 0; round < 300; ++round) {
         int64_t n = static_cast<int64_t>(rng() % 200);
@@ -278,6 +285,8 @@ template <class T> void check_searches(int64_t (*lower)(const T*, int64_t, int64
                 << "n=" << n << " lo=" << lo << " hi=" << hi << " x=" << x;
             ASSERT_EQ(gallop(a.data(), lo, hi, x), want)
                 << "n=" << n << " lo=" << lo << " hi=" << hi << " x=" << x;
+            ASSERT_EQ(gallop_down(a.data(), lo, hi, x), want - 1)
+                << "n=" << n << " lo=" << lo << " hi=" << hi << " x=" << x;
         }
     }
 }
@@ -285,10 +294,12 @@ template <class T> void check_searches(int64_t (*lower)(const T*, int64_t, int64
 TEST_F(CodegenPrelude, SearchesMatchStdLowerBound) {
     check_searches<int32_t>(
         fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("lower_bound_i32"),
-        fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("gallop_i32"), int32_t{2000000000});
+        fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("gallop_i32"),
+        fn<int64_t(const int32_t*, int64_t, int64_t, int32_t)>("gallop_down_i32"), int32_t{2000000000});
     check_searches<int64_t>(
         fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("lower_bound_i64"),
-        fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_i64"), int64_t{1} << 60);
+        fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_i64"),
+        fn<int64_t(const int64_t*, int64_t, int64_t, int64_t)>("gallop_down_i64"), int64_t{1} << 60);
 }
 
 // A prefetch span is only a hint: an empty fibre at the very start of a mapping (its "last

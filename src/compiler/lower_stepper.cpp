@@ -137,9 +137,13 @@ void lower_steps(LowerCtx& ctx, const std::string& index, const Extent& ext, con
         Extent step{start, end};
         lower_step(step, step_body(ctx, index, ext, step, steps, body));
         for (const auto& s : steps) {
-            if (pr.eq(end, s.stop)) ctx.emit(s.stepper->next);
-            else ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Eq, end, s.stop),
-                                         cast::Block::make(s.stepper->next)));
+            // Seeking past the empty chunks that end here too (Stepper::seek_past_empty): the
+            // gallop returns at once where the next chunk is not empty.
+            std::vector<cast::Stmt> next = s.stepper->next;
+            if (s.stepper->seek_past_empty && !single)
+                for (auto& st : s.stepper->seek(ctx, end)) next.push_back(st);
+            if (pr.eq(end, s.stop)) ctx.emit(next);
+            else ctx.emit(cast::If::make(cast::bin(cast::BinaryOp::Eq, end, s.stop), cast::Block::make(next)));
         }
         if (!single) ctx.emit(cast::assign(start, end));
     });

@@ -172,10 +172,10 @@ LoopletPtr sorted_fibre_reversed(LowerCtx& ctx, const Fiber& f, const cast::Expr
     stepper->seek = [w](LowerCtx&, const cast::Expr& start) -> std::vector<cast::Stmt> {
         if (c_constant(start) == 0) return {};
         // The last entry whose coordinate is below dim - start, i.e. whose reversed
-        // coordinate is >= start.
-        std::string fn = "siskin_lower_bound_" + std::string(search_suffix(w.index_type));
+        // coordinate is >= start: a gallop down from p, since a seek usually moves a few entries.
+        std::string fn = "siskin_gallop_down_" + std::string(search_suffix(w.index_type));
         cast::Expr target = cast::Cast::make(cast::Type::of(w.index_type), c_sub(w.dim, start));
-        return {cast::assign(w.p, c_add(cast::call(fn, {w.crd, w.end, c_add(w.p, 1), target}), -1))};
+        return {cast::assign(w.p, cast::call(fn, {w.crd, w.end, c_add(w.p, 1), target}))};
     };
     stepper->chunk = [w, fiber](LowerCtx& c, const cast::Expr&) { return own_spike(c, w, *fiber); };
     stepper->next = {cast::assign(w.p, c_add(w.p, -1))};

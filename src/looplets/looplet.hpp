@@ -117,6 +117,10 @@ struct Stepper final : Looplet {
     /// A chunk may be empty (its stop equal to the previous one: a strided slice skipping a
     /// stored entry off the stride), so the lowerer guards each step with `start < end`.
     bool may_be_empty = false;
+    /// Empty chunks come in runs (a long stride: the entries of a row of a split `b[i*n + j]`
+    /// all end at the row's stop), so after a chunk the lowerer seeks past the ones ending with
+    /// it, one gallop, instead of stepping through them an entry at a time.
+    bool seek_past_empty = false;
     explicit Stepper(cast::Expr s) : Looplet(static_kind), stop(std::move(s)) {}
 };
 

@@ -84,6 +84,7 @@ LoopletPtr shift_looplet(const LoopletPtr& l, const cast::Expr& delta) {
         };
         out->next = s.next;
         out->may_be_empty = s.may_be_empty;
+        out->seek_past_empty = s.seek_past_empty;
         for (const auto& b : s.stop_bounds) out->stop_bounds.push_back(c_add(b, delta));
         if (s.positions)
             out->positions = PositionLoop{s.positions->p, s.positions->end,

@@ -29,6 +29,12 @@ std::optional<int> log2_exact(int64_t n) {
     return k;
 }
 
+// Steppers through strides of at least this many coordinates seek past their empty chunks
+// (Stepper::seek_past_empty): on a 1-D stride-2 convolution at 1 % density the seek's check cost
+// 12-30 % (0.075 -> 0.085-0.10 ms), on a split of email-Enron's 36,692-wide rows it halved the
+// kernel (1.7 -> 0.92 ms).
+constexpr int64_t kSeekPastEmptyStride = 16;
+
 struct Stride {
     cast::Expr first;
     int64_t step;
@@ -116,6 +122,8 @@ LoopletPtr stride(LowerCtx& ctx, const Stride& s, const LoopletPtr& l,
         };
         out->next = st.next;
         out->may_be_empty = true; // an entry off the stride ends where the previous one did
+        // A short stride leaves about one entry per index; the check a seek costs would not pay.
+        out->seek_past_empty = s.step >= kSeekPastEmptyStride;
         for (const auto& b : st.stop_bounds) out->stop_bounds.push_back(s.index_of(b));
         if (st.positions)
             out->positions = PositionLoop{st.positions->p, st.positions->end,

@@ -80,6 +80,7 @@ struct Window {
             out->stop_bounds = st.stop_bounds;
             out->positions = st.positions;
             out->may_be_empty = st.may_be_empty;
+            out->seek_past_empty = st.seek_past_empty;
             return out;
         }
         case LoopletKind::Jumper: return maybe();
