@@ -24,6 +24,13 @@
 namespace siskin::testing {
 namespace {
 
+// An output spec that gives only the format (the rest inferred).
+OutputSpec spec_of(Format f) {
+    OutputSpec s;
+    s.format = std::move(f);
+    return s;
+}
+
 using ir::test::expect_error;
 
 const int kThreadCounts[] = {1, 2, 3, 7};
@@ -172,7 +179,7 @@ TEST(ThreadedKernels, SparseOutputsAreJoinedInRowOrder) {
                 if (text.find(name + "[") != std::string::npos) out.emplace(name, t);
             return out;
         };
-        std::map<std::string, OutputSpec> specs{{"C", OutputSpec{Format::parse("csr", 2)}}};
+        std::map<std::string, OutputSpec> specs{{"C", spec_of(Format::parse("csr", 2))}};
         auto want = evaluate_reference(program, used(exact), specs);
         std::optional<std::map<std::string, Tensor>> serial;
         for (int threads : kThreadCounts) {
@@ -550,7 +557,7 @@ TEST(ThreadedKernels, ATransposedTemporaryAboveTheThresholdIsSharedAndTheSame) {
     ASSERT_GT(A.stored(), 3 * (int64_t{1} << 16));
     Tensor want = A.convert(Format::parse("csc", 2));
     ir::Program program = ir::parse_program("for i1, i0 { B[i0, i1] = A[i0, i1] }");
-    std::map<std::string, OutputSpec> specs{{"B", OutputSpec{Format::parse("csc", 2)}}};
+    std::map<std::string, OutputSpec> specs{{"B", spec_of(Format::parse("csc", 2))}};
     for (auto [threads, shares] : {std::pair{1, 1}, {2, 2}, {3, 3}, {7, 3}}) {
         CompiledProgram k = compile_for(program, {{"A", &A}}, specs, threaded(threads));
         EXPECT_EQ(k.kernel->impl().last_threads().transposes, 0) << "before a run";
@@ -645,7 +652,7 @@ TEST(ThreadedKernels, AJoinedSparseOutputThatOutgrows32BitPositionsIsWidened) {
     Tensor A = skewed_matrix(41, 37, "csr", 41), D = skewed_matrix(41, 37, "csr", 42);
     ir::Program program = ir::parse_program("C[i, j] = A[i, j] + D[i, j]");
     std::map<std::string, const Tensor*> inputs{{"A", &A}, {"D", &D}};
-    std::map<std::string, OutputSpec> specs{{"C", OutputSpec{Format::parse("csr", 2)}}};
+    std::map<std::string, OutputSpec> specs{{"C", spec_of(Format::parse("csr", 2))}};
     Tensor want = evaluate_reference(program, inputs, specs).at("C");
     for (int threads : {1, 3}) {
         CompileOptions o = threaded(threads);
