@@ -585,49 +585,47 @@ void expect_calls_agree(CompiledProgram& kernel, const std::function<std::map<st
     for (int c = 0; c < 4; ++c) EXPECT_EQ(wrong[static_cast<size_t>(c)], 0) << "caller " << c;
 }
 
-TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls) {
-    // Threads t > 0 keep their append buffers from one call to the next, one call at a time:
-    // calls on denser, sparser and denser inputs again, then calls from four host threads at
-    // once (one holds the kept buffers, the others start from empty ones) all give the reference.
-    ir::Program program = ir::parse_program("C[i, j] = A[i, j] + D[i, j]");
-    OutputSpec csr;
-    csr.format = Format::parse("csr", 2);
-    std::map<std::string, OutputSpec> specs{{"C", csr}};
-    auto integers = [](double u) { return std::floor(u * 9) - 4; };
+// `text` into CSR C over operand pairs (A, `second`) with small integer values, compiled once for
+// 3 threads and called as expect_calls_agree does; `must_hold`, when given, is in its C.
+void expect_csr_calls_agree(const std::string& text, const std::string& second,
+                            const std::function<std::pair<Tensor, Tensor>(double, uint64_t)>& pair_of,
+                            std::initializer_list<double> densities, const std::string& must_hold = "") {
+    ir::Program program = ir::parse_program(text);
+    std::map<std::string, OutputSpec> specs{{"C", spec_of(Format::parse("csr", 2))}};
     std::vector<std::pair<Tensor, Tensor>> operands;
-    for (double density : {0.6, 0.05, 0.9, 0.3})
-        operands.emplace_back(random_matrix_of(60, 50, density, "csr", 70 + operands.size(), 0.0, integers),
-                              random_matrix_of(60, 50, density, "csr", 80 + operands.size(), 0.0, integers));
+    for (double density : densities) operands.push_back(pair_of(density, operands.size()));
     auto inputs_of = [&](size_t k) {
-        return std::map<std::string, const Tensor*>{{"A", &operands[k].first}, {"D", &operands[k].second}};
+        return std::map<std::string, const Tensor*>{{"A", &operands[k].first}, {second, &operands[k].second}};
     };
     std::vector<Tensor> want;
     for (size_t k = 0; k < operands.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k), specs).at("C"));
     CompiledProgram kernel = compile_for(program, inputs_of(0), specs, threaded(3));
+    if (!must_hold.empty()) {
+        EXPECT_NE(kernel.kernel->c_source().find(must_hold), std::string::npos);
+    }
     expect_calls_agree(kernel, inputs_of, want, "C");
+}
+
+double small_integer(double u) { return std::floor(u * 9) - 4; }
+
+TEST(ThreadedKernels, KeptAppendBuffersServeCallsOfEverySizeAndOverlappingCalls) {
+    // Threads t > 0 keep their append buffers from one call to the next, one call at a time:
+    // calls on denser, sparser and denser inputs again, then calls from four host threads at
+    // once (one holds the kept buffers, the others start from empty ones) all give the reference.
+    expect_csr_calls_agree("C[i, j] = A[i, j] + D[i, j]", "D", [](double density, uint64_t k) {
+        return std::pair{random_matrix_of(60, 50, density, "csr", 70 + k, 0.0, small_integer),
+                         random_matrix_of(60, 50, density, "csr", 80 + k, 0.0, small_integer)};
+    }, {0.6, 0.05, 0.9, 0.3});
 }
 
 TEST(ThreadedKernels, KeptWorkspaceCopiesServeCallsOfEverySizeAndOverlappingCalls) {
     // Threads t > 0 keep their copies of the Gustavson workspace from one call to the next (each
     // call copies the kernel's workspace into them again): SpGEMM into CSR on denser and sparser
     // products, then from four host threads at once, all give the reference.
-    ir::Program program = ir::parse_program("for i, k, j { C[i, j] += A[i, k] * B[k, j] }");
-    OutputSpec csr;
-    csr.format = Format::parse("csr", 2);
-    std::map<std::string, OutputSpec> specs{{"C", csr}};
-    auto integers = [](double u) { return std::floor(u * 9) - 4; };
-    std::vector<std::pair<Tensor, Tensor>> operands;
-    for (double density : {0.3, 0.02, 0.5, 0.1})
-        operands.emplace_back(random_matrix_of(70, 40, density, "csr", 90 + operands.size(), 0.0, integers),
-                              random_matrix_of(40, 90, density, "csr", 95 + operands.size(), 0.0, integers));
-    auto inputs_of = [&](size_t k) {
-        return std::map<std::string, const Tensor*>{{"A", &operands[k].first}, {"B", &operands[k].second}};
-    };
-    std::vector<Tensor> want;
-    for (size_t k = 0; k < operands.size(); ++k) want.push_back(evaluate_reference(program, inputs_of(k), specs).at("C"));
-    CompiledProgram kernel = compile_for(program, inputs_of(0), specs, threaded(3));
-    EXPECT_NE(kernel.kernel->c_source().find("siskin_part_copy"), std::string::npos);
-    expect_calls_agree(kernel, inputs_of, want, "C");
+    expect_csr_calls_agree("for i, k, j { C[i, j] += A[i, k] * B[k, j] }", "B", [](double density, uint64_t k) {
+        return std::pair{random_matrix_of(70, 40, density, "csr", 90 + k, 0.0, small_integer),
+                         random_matrix_of(40, 90, density, "csr", 95 + k, 0.0, small_integer)};
+    }, {0.3, 0.02, 0.5, 0.1}, "siskin_part_copy");
 }
 
 TEST(ThreadedKernels, KeptColumnSumCopiesServeOneCallAfterAnotherAndOverlappingCalls) {
